@@ -1,0 +1,33 @@
+/* Benchmark entry points shared by the warpkit command's subcommands. */
+#ifndef WARPKIT_BENCH_H
+#define WARPKIT_BENCH_H
+
+#include "cli.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Memory-bandwidth ceilings measured on the current device, in GB/s
+ * (10^9 bytes per second). */
+typedef struct wk_ceilings {
+    double read_gbs;  /* best of several streaming-read kernels        */
+    double copy_gbs;  /* device-to-device copy, bytes read + written   */
+} wk_ceilings;
+
+/* Measures both ceilings on the current device. Returns 0 on success. */
+int wk_measure_ceilings(wk_ceilings *out);
+
+/* `warpkit bench`: warpkit beside CUB, table on stdout, JSON if asked. */
+int wk_bench_main(const wk_cli_options *opts);
+
+/* `warpkit info`: device properties and the measured ceilings. */
+int wk_info_main(const wk_cli_options *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

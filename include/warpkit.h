@@ -1,0 +1,177 @@
+/*
+ * warpkit: GPU parallel primitives behind a plain C API.
+ *
+ * This header compiles as C11 (gcc, clang) and as C++; it needs the CUDA
+ * runtime's C header for cudaStream_t only.
+ *
+ * Conventions shared by every call:
+ *  - Pointers named d_* are device pointers (cudaMalloc or managed memory) on
+ *    the context's device, aligned at least to their element size.
+ *  - Sizes are size_t; any n works, including 0 and n >= 2^31.
+ *  - Calls are asynchronous on the caller's stream: they enqueue work and
+ *    return. Nothing allocates or synchronizes in steady state, except the
+ *    calls whose comment says they do.
+ *  - Every call checks its arguments before it enqueues anything. A call that
+ *    fails a check returns an error status, launches nothing and leaves every
+ *    output as it was; wk_last_error_message() then says what was wrong.
+ *  - Results are the same bits run to run for the same input on the same
+ *    device (no floating-point atomics, fixed reduction order).
+ */
+#ifndef WARPKIT_H
+#define WARPKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WARPKIT_VERSION_MAJOR 0
+#define WARPKIT_VERSION_MINOR 1
+#define WARPKIT_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum wk_status {
+    WK_SUCCESS = 0,
+    WK_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer with n > 0, NULL context, ...   */
+    WK_ERROR_INVALID_DTYPE = 2,    /* not one of the wk_dtype values                */
+    WK_ERROR_INVALID_OP = 3,       /* not one of the wk_op values                   */
+    WK_ERROR_UNSUPPORTED = 4,      /* op that makes no sense for the dtype          */
+    WK_ERROR_INVALID_POINTER = 5,  /* host or foreign-device pointer, or misaligned */
+    WK_ERROR_NO_DEVICE = 6,        /* no CUDA device, or no usable driver           */
+    WK_ERROR_OUT_OF_MEMORY = 7,    /* allocation in wk_create failed                */
+    WK_ERROR_CUDA = 8              /* the CUDA runtime reported an error            */
+} wk_status;
+
+/* A static, human-readable name for a status ("invalid argument", ...). */
+const char *wk_status_string(wk_status status);
+
+/* Detail of the last error returned on the calling thread (empty string if
+ * the last call succeeded). The text stays valid until the thread's next
+ * warpkit call. */
+const char *wk_last_error_message(void);
+
+/* ---------------------------------------------------------------- dtypes */
+
+typedef enum wk_dtype {
+    WK_I32 = 0,  /* int32_t                                        */
+    WK_U32 = 1,  /* uint32_t                                       */
+    WK_I64 = 2,  /* int64_t                                        */
+    WK_U64 = 3,  /* uint64_t                                       */
+    WK_F32 = 4,  /* float                                          */
+    WK_F64 = 5,  /* double                                         */
+    WK_F16 = 6,  /* IEEE binary16 (__half), stored as uint16_t     */
+    WK_BF16 = 7  /* bfloat16 (__nv_bfloat16), stored as uint16_t   */
+} wk_dtype;
+
+#define WK_DTYPE_COUNT 8
+
+/* Size in bytes of one element, or 0 for an unknown dtype. */
+size_t wk_dtype_size(wk_dtype dtype);
+/* Short name ("f32", ...), or "?" for an unknown dtype. */
+const char *wk_dtype_name(wk_dtype dtype);
+
+/* ------------------------------------------------------------------- ops */
+
+typedef enum wk_op {
+    WK_SUM = 0,
+    WK_MIN = 1,
+    WK_MAX = 2,
+    WK_AND = 3,    /* bitwise, integer dtypes only */
+    WK_OR = 4,     /* bitwise, integer dtypes only */
+    WK_XOR = 5,    /* bitwise, integer dtypes only */
+    WK_ARGMIN = 6, /* value and index, see wk_arg_result */
+    WK_ARGMAX = 7
+} wk_op;
+
+#define WK_OP_COUNT 8
+
+/* Short name ("sum", "argmax", ...), or "?" for an unknown op. */
+const char *wk_op_name(wk_op op);
+
+/* One value of any dtype; f16 and bf16 are their raw 16-bit patterns. */
+typedef union wk_value {
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+    float f32;
+    double f64;
+    uint16_t f16;
+    uint16_t bf16;
+} wk_value;
+
+/* Result of WK_ARGMIN / WK_ARGMAX: the extreme value, in the input's dtype,
+ * and the index of its first occurrence. 16 bytes. */
+typedef struct wk_arg_result {
+    wk_value value;
+    int64_t index;
+} wk_arg_result;
+
+/* Bytes that a reduce writes at d_out for this op and dtype: the dtype's size,
+ * or sizeof(wk_arg_result) for the arg ops; 0 if either is unknown. */
+size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
+
+/* --------------------------------------------------------------- context */
+
+/* A context belongs to one device. It reads the device's properties once and
+ * owns a small workspace (a few KiB, independent of n), so calls need no
+ * allocation. Calls that share a context must be ordered: issue them on one
+ * stream, or give each concurrent stream a context of its own. */
+typedef struct wk_context wk_context;
+
+/* Creates a context on `device` (-1: the calling thread's current device).
+ * Allocates and synchronizes; do it once, not per call. Returns
+ * WK_ERROR_NO_DEVICE when no CUDA device or driver can be used. */
+wk_status wk_create(wk_context **ctx, int device);
+
+/* Waits for the context's work to finish and frees it. NULL is a no-op. */
+wk_status wk_destroy(wk_context *ctx);
+
+/* The context's device ordinal and its multiprocessor count. */
+int wk_context_device(const wk_context *ctx);
+int wk_context_sm_count(const wk_context *ctx);
+
+/* ---------------------------------------------------------------- reduce */
+
+/*
+ * Device-wide reduction of d_in[0 .. n) into d_out, in one kernel launch on
+ * `stream`. d_out receives wk_reduce_result_size(dtype, op) bytes and must be
+ * aligned to 8 bytes for the arg ops.
+ *
+ * Semantics:
+ *  - Types:  sums of integers wrap modulo 2^bits, as unsigned arithmetic of
+ *    the dtype's width does (two's complement for signed dtypes). f32 sums
+ *    accumulate in float, f64 in double, f16 and bf16 in float, rounded once
+ *    to the dtype at the end.
+ *  - Order:  floating-point sums are not left-to-right; the order depends on
+ *    n, the pointer's alignment and the device, and is fixed for those, so a
+ *    result is the same bits on every run.
+ *  - n = 0:  the identity: 0 for SUM, OR, XOR; all ones for AND; for MIN the
+ *    largest value (+inf for floats), for MAX the lowest (-inf for floats).
+ *    ARGMIN / ARGMAX give that identity with index -1.
+ *  - NaN:    SUM follows IEEE arithmetic. MIN / MAX return NaN if any element
+ *    is NaN; ARGMIN / ARGMAX then return the first NaN and its index (as
+ *    numpy's argmin / argmax do). -0.0 and +0.0 compare equal.
+ *  - Ties:   ARGMIN / ARGMAX return the lowest index among equal extremes.
+ *  - Ops:    AND, OR, XOR are for integer dtypes; on float dtypes they return
+ *    WK_ERROR_UNSUPPORTED.
+ *  - d_out may not overlap d_in.
+ */
+wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n,
+                    wk_dtype dtype, wk_op op, cudaStream_t stream);
+
+/* As wk_reduce, then copies the result to host memory at `h_out` (same layout
+ * as d_out). Synchronizes `stream` before it returns. */
+wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
+                            size_t n, wk_dtype dtype, wk_op op,
+                            cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WARPKIT_H */

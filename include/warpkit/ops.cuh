@@ -1,0 +1,144 @@
+/* Binary operators for the warp and block primitives, each with its identity.
+ *
+ * Every operator is a small struct: `op(a, b)` combines two values with `a`
+ * coming first in sequence order, and `op.template identity<T>()` is the value
+ * that leaves any other unchanged (used to pad partial warps and blocks).
+ * Types: int, unsigned, long long, unsigned long long, float, double,
+ * __half, __nv_bfloat16 (the bitwise ops: the integer types only).
+ *
+ * min / max propagate NaN: if either operand is NaN the result is NaN (the
+ * first one when both are). -0.0 and +0.0 compare equal; the first is kept.
+ */
+#ifndef WARPKIT_OPS_CUH
+#define WARPKIT_OPS_CUH
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <climits>
+#include <cfloat>
+#include <cstdint>
+
+namespace wk {
+
+/* ------------------------------------------------------------ properties */
+
+template <class T> __host__ __device__ inline bool is_nan(T) { return false; }
+template <> __host__ __device__ inline bool is_nan<float>(float x) { return x != x; }
+template <> __host__ __device__ inline bool is_nan<double>(double x) { return x != x; }
+template <> __device__ inline bool is_nan<__half>(__half x) { return __hisnan(x); }
+template <> __device__ inline bool is_nan<__nv_bfloat16>(__nv_bfloat16 x) { return __hisnan(x); }
+
+/* Largest and lowest value of each type (infinities for the float types). */
+template <class T> struct limits;
+template <> struct limits<int> {
+    static __device__ int highest() { return INT_MAX; }
+    static __device__ int lowest() { return INT_MIN; }
+};
+template <> struct limits<unsigned> {
+    static __device__ unsigned highest() { return UINT_MAX; }
+    static __device__ unsigned lowest() { return 0u; }
+};
+template <> struct limits<long long> {
+    static __device__ long long highest() { return LLONG_MAX; }
+    static __device__ long long lowest() { return LLONG_MIN; }
+};
+template <> struct limits<unsigned long long> {
+    static __device__ unsigned long long highest() { return ULLONG_MAX; }
+    static __device__ unsigned long long lowest() { return 0ull; }
+};
+template <> struct limits<float> {
+    static __device__ float highest() { return __int_as_float(0x7f800000); }
+    static __device__ float lowest() { return __int_as_float((int)0xff800000u); }
+};
+template <> struct limits<double> {
+    static __device__ double highest() { return __longlong_as_double(0x7ff0000000000000ll); }
+    static __device__ double lowest() { return __longlong_as_double((long long)0xfff0000000000000ull); }
+};
+template <> struct limits<__half> {
+    static __device__ __half highest() { return __ushort_as_half((unsigned short)0x7c00u); }
+    static __device__ __half lowest() { return __ushort_as_half((unsigned short)0xfc00u); }
+};
+template <> struct limits<__nv_bfloat16> {
+    static __device__ __nv_bfloat16 highest() { return __ushort_as_bfloat16((unsigned short)0x7f80u); }
+    static __device__ __nv_bfloat16 lowest() { return __ushort_as_bfloat16((unsigned short)0xff80u); }
+};
+
+/* `b` replaces `a` as the maximum: b is larger, or b is the first NaN. */
+template <class T> __device__ inline bool beats_for_max(T b, T a)
+{
+    return b > a || (is_nan(b) && !is_nan(a));
+}
+template <class T> __device__ inline bool beats_for_min(T b, T a)
+{
+    return b < a || (is_nan(b) && !is_nan(a));
+}
+/* Equal for tie-breaking: the same value, or both NaN. */
+template <class T> __device__ inline bool ties(T a, T b)
+{
+    return a == b || (is_nan(a) && is_nan(b));
+}
+
+/* ------------------------------------------------------------- operators */
+
+struct sum {
+    template <class T> __device__ T operator()(T a, T b) const { return a + b; }
+    template <class T> __device__ T identity() const { return T(0); }
+};
+template <> __device__ inline __half sum::identity<__half>() const { return __ushort_as_half(0); }
+template <> __device__ inline __nv_bfloat16 sum::identity<__nv_bfloat16>() const
+{
+    return __ushort_as_bfloat16(0);
+}
+
+struct min {
+    template <class T> __device__ T operator()(T a, T b) const { return beats_for_min(b, a) ? b : a; }
+    template <class T> __device__ T identity() const { return limits<T>::highest(); }
+};
+
+struct max {
+    template <class T> __device__ T operator()(T a, T b) const { return beats_for_max(b, a) ? b : a; }
+    template <class T> __device__ T identity() const { return limits<T>::lowest(); }
+};
+
+struct bit_and {
+    template <class T> __device__ T operator()(T a, T b) const { return a & b; }
+    template <class T> __device__ T identity() const { return ~T(0); }
+};
+
+struct bit_or {
+    template <class T> __device__ T operator()(T a, T b) const { return a | b; }
+    template <class T> __device__ T identity() const { return T(0); }
+};
+
+struct bit_xor {
+    template <class T> __device__ T operator()(T a, T b) const { return a ^ b; }
+    template <class T> __device__ T identity() const { return T(0); }
+};
+
+/* A value and the index it came from, for arg-min / arg-max. The identity's
+ * index is the largest index, so any real element wins a tie with it. */
+template <class T> struct indexed {
+    T value;
+    long long index;
+};
+
+template <bool IsMax> struct arg_extreme {
+    template <class T> __device__ indexed<T> operator()(indexed<T> a, indexed<T> b) const
+    {
+        bool better = IsMax ? beats_for_max(b.value, a.value) : beats_for_min(b.value, a.value);
+        bool earlier_tie = ties(a.value, b.value) && b.index < a.index;
+        return (better || earlier_tie) ? b : a;
+    }
+    template <class I> __device__ I identity() const
+    {
+        using T = decltype(I::value);
+        return I{IsMax ? limits<T>::lowest() : limits<T>::highest(), LLONG_MAX};
+    }
+};
+using argmin = arg_extreme<false>;
+using argmax = arg_extreme<true>;
+
+} // namespace wk
+
+#endif

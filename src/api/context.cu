@@ -1,0 +1,124 @@
+/* Context life cycle: device properties read once, workspace allocated once. */
+#include "context.h"
+#include "internal.h"
+#include "reduce/launch.h"
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+extern "C" wk_status wk_cuda_fail(cudaError_t err, const char *what)
+{
+    wk_status status = WK_ERROR_CUDA;
+    if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
+        err == cudaErrorInvalidDevice || err == cudaErrorCompatNotSupportedOnDevice)
+        status = WK_ERROR_NO_DEVICE;
+    else if (err == cudaErrorMemoryAllocation)
+        status = WK_ERROR_OUT_OF_MEMORY;
+    return wk_fail(status, "%s: %s (%s)", what, cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+extern "C" wk_status wk_device_enter(const wk_context *ctx, wk_device_guard *guard)
+{
+    guard->changed = 0;
+    cudaError_t err = cudaGetDevice(&guard->previous);
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, "cudaGetDevice");
+    if (guard->previous != ctx->device) {
+        err = cudaSetDevice(ctx->device);
+        if (err != cudaSuccess)
+            return wk_cuda_fail(err, "cudaSetDevice");
+        guard->changed = 1;
+    }
+    return WK_SUCCESS;
+}
+
+extern "C" void wk_device_leave(const wk_device_guard *guard)
+{
+    if (guard->changed)
+        cudaSetDevice(guard->previous);
+}
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+static wk_status allocate_workspace(wk_context *c)
+{
+    size_t partial_bytes = round_up((size_t)c->max_grid * WK_REDUCE_PARTIAL_BYTES, 256);
+    size_t bytes = partial_bytes + 256 + 256;
+    cudaError_t err = cudaMalloc(&c->workspace, bytes);
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, "cudaMalloc of the workspace");
+    char *base = static_cast<char *>(c->workspace);
+    c->partials = base;
+    c->ticket = reinterpret_cast<unsigned *>(base + partial_bytes);
+    c->result = base + partial_bytes + 256;
+    /* The ticket must start at zero; the kernels keep it there after. */
+    err = cudaMemset(c->workspace, 0, bytes);
+    if (err == cudaSuccess)
+        err = cudaMallocHost(&c->host_result, sizeof(wk_arg_result));
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, "workspace set-up");
+}
+
+extern "C" wk_status wk_create(wk_context **out, int device)
+{
+    wk_clear_error();
+    if (!out)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_create: ctx is NULL");
+    *out = NULL;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0)
+        return wk_fail(WK_ERROR_NO_DEVICE, "no CUDA device found (%s)",
+                       err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
+    if (device < 0 && (err = cudaGetDevice(&device)) != cudaSuccess)
+        return wk_cuda_fail(err, "cudaGetDevice");
+    if (device >= count)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_create: device %d does not exist (%d found)", device,
+                       count);
+
+    wk_context *c = static_cast<wk_context *>(calloc(1, sizeof *c));
+    if (!c)
+        return wk_fail(WK_ERROR_OUT_OF_MEMORY, "wk_create: host allocation failed");
+    c->device = device;
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(c, &guard);
+    if (status == WK_SUCCESS) {
+        err = cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount, device);
+        if (err != cudaSuccess)
+            status = wk_cuda_fail(err, "reading the SM count");
+    }
+    if (status == WK_SUCCESS) {
+        c->max_grid = wk_reduce_max_grid(c->sm_count);
+        status = allocate_workspace(c);
+    }
+    wk_device_leave(&guard);
+    if (status != WK_SUCCESS) {
+        wk_destroy(c);
+        return status;
+    }
+    *out = c;
+    return WK_SUCCESS;
+}
+
+extern "C" wk_status wk_destroy(wk_context *c)
+{
+    if (!c)
+        return WK_SUCCESS;
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(c, &guard);
+    if (status == WK_SUCCESS) {
+        /* Work queued on any stream may still use the workspace. */
+        cudaError_t err = cudaDeviceSynchronize();
+        if (err != cudaSuccess)
+            status = wk_cuda_fail(err, "wk_destroy");
+        cudaFree(c->workspace);
+        cudaFreeHost(c->host_result);
+        wk_device_leave(&guard);
+    }
+    free(c);
+    return status;
+}
+
+extern "C" int wk_context_device(const wk_context *c) { return c ? c->device : -1; }
+extern "C" int wk_context_sm_count(const wk_context *c) { return c ? c->sm_count : 0; }

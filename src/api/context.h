@@ -1,0 +1,39 @@
+/* The context's contents, shared by the API's translation units. */
+#ifndef WARPKIT_CONTEXT_H
+#define WARPKIT_CONTEXT_H
+
+#include "warpkit.h"
+
+struct wk_context {
+    int device;
+    int sm_count;
+    unsigned max_grid;     /* most blocks a reduce launches               */
+    void *workspace;       /* one allocation holding the three below      */
+    void *partials;        /* max_grid partial-result slots               */
+    unsigned *ticket;      /* last-block ticket, zero between launches    */
+    void *result;          /* device result slot for wk_reduce_to_host    */
+    void *host_result;     /* pinned copy of it                           */
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Makes ctx's device current for the duration of a call; restore() puts the
+ * caller's device back. */
+typedef struct wk_device_guard {
+    int previous;
+    int changed;
+} wk_device_guard;
+
+wk_status wk_device_enter(const wk_context *ctx, wk_device_guard *guard);
+void wk_device_leave(const wk_device_guard *guard);
+
+/* Turns a CUDA error into a status with a message naming what failed. */
+wk_status wk_cuda_fail(cudaError_t err, const char *what);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

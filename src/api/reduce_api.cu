@@ -1,0 +1,98 @@
+/* wk_reduce and wk_reduce_to_host: checks, planning, dispatch by dtype. */
+#include "context.h"
+#include "internal.h"
+#include "reduce/launch.h"
+#include "validate.h"
+
+#include <cuda_runtime.h>
+#include <string.h>
+
+typedef cudaError_t (*reduce_launcher)(const wk_reduce_launch *);
+
+static const reduce_launcher launchers[WK_DTYPE_COUNT] = {
+    wk_reduce_launch_i32, wk_reduce_launch_u32, wk_reduce_launch_i64, wk_reduce_launch_u64,
+    wk_reduce_launch_f32, wk_reduce_launch_f64, wk_reduce_launch_f16, wk_reduce_launch_bf16,
+};
+
+/* Everything that can be checked before a launch. */
+static wk_status check_reduce(const wk_context *ctx, const void *d_in, const void *d_out, size_t n,
+                              wk_dtype dtype, wk_op op, const char *fn)
+{
+    if (!ctx)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    wk_status status = wk_check_dtype_op(dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    size_t elem = wk_dtype_size(dtype);
+    if ((status = wk_check_extent(n, elem, fn)) != WK_SUCCESS)
+        return status;
+    if (n > 0 && (status = wk_check_device_pointer(d_in, ctx->device, elem, fn, "d_in")) != WK_SUCCESS)
+        return status;
+    size_t out_bytes = wk_reduce_result_size(dtype, op);
+    size_t out_align = wk_op_is_arg(op) ? 8 : elem;
+    if ((status = wk_check_device_pointer(d_out, ctx->device, out_align, fn, "d_out")) != WK_SUCCESS)
+        return status;
+    if (wk_ranges_overlap(d_in, n * elem, d_out, out_bytes))
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_out overlaps d_in", fn);
+    return WK_SUCCESS;
+}
+
+static wk_status launch_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_op op, cudaStream_t stream, const char *fn)
+{
+    wk_reduce_launch l;
+    l.in = d_in;
+    l.out = d_out;
+    l.op = op;
+    l.partials = ctx->partials;
+    l.ticket = ctx->ticket;
+    l.stream = stream;
+    if (wk_plan_reduce((uintptr_t)d_in, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
+
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(ctx, &guard);
+    if (status != WK_SUCCESS)
+        return status;
+    cudaError_t err = launchers[dtype](&l);
+    wk_device_leave(&guard);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
+}
+
+extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_op op, cudaStream_t stream)
+{
+    wk_clear_error();
+    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, "wk_reduce");
+    if (status != WK_SUCCESS)
+        return status;
+    return launch_reduce(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce");
+}
+
+extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
+                                       wk_dtype dtype, wk_op op, cudaStream_t stream)
+{
+    const char *fn = "wk_reduce_to_host";
+    wk_clear_error();
+    if (!h_out)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
+    wk_status status = check_reduce(ctx, d_in, ctx ? ctx->result : NULL, n, dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    status = launch_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
+    if (status != WK_SUCCESS)
+        return status;
+
+    size_t bytes = wk_reduce_result_size(dtype, op);
+    wk_device_guard guard;
+    if ((status = wk_device_enter(ctx, &guard)) != WK_SUCCESS)
+        return status;
+    cudaError_t err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(stream);
+    wk_device_leave(&guard);
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, fn);
+    memcpy(h_out, ctx->host_result, bytes);
+    return WK_SUCCESS;
+}

@@ -1,0 +1,69 @@
+#include "validate.h"
+#include "internal.h"
+
+#include <stdint.h>
+
+wk_status wk_check_dtype_op(int dtype, int op, const char *fn)
+{
+    if (!wk_dtype_valid(dtype))
+        return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, dtype);
+    if (!wk_op_valid(op))
+        return wk_fail(WK_ERROR_INVALID_OP, "%s: op %d is not a wk_op", fn, op);
+    if (wk_op_is_bitwise((wk_op)op) && wk_dtype_is_float((wk_dtype)dtype))
+        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is for integer dtypes, not %s", fn,
+                       wk_op_name((wk_op)op), wk_dtype_name((wk_dtype)dtype));
+    return WK_SUCCESS;
+}
+
+static const char *memory_kind(enum cudaMemoryType type)
+{
+    switch (type) {
+    case cudaMemoryTypeUnregistered: return "ordinary host memory";
+    case cudaMemoryTypeHost: return "pinned host memory";
+    case cudaMemoryTypeDevice: return "device memory";
+    case cudaMemoryTypeManaged: return "managed memory";
+    }
+    return "unknown memory";
+}
+
+wk_status wk_check_device_pointer(const void *p, int device, size_t align, const char *fn,
+                                  const char *name)
+{
+    if (!p)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    if ((uintptr_t)p % align != 0)
+        return wk_fail(WK_ERROR_INVALID_POINTER, "%s: %s (%p) is not aligned to %zu bytes", fn, name, p,
+                       align);
+    struct cudaPointerAttributes attr;
+    cudaError_t err = cudaPointerGetAttributes(&attr, p);
+    if (err != cudaSuccess) {
+        cudaGetLastError(); /* the query's failure must not leak into later calls */
+        return wk_fail(WK_ERROR_INVALID_POINTER, "%s: %s (%p) is not a CUDA pointer: %s", fn, name, p,
+                       cudaGetErrorString(err));
+    }
+    if (attr.type == cudaMemoryTypeManaged)
+        return WK_SUCCESS;
+    if (attr.type != cudaMemoryTypeDevice)
+        return wk_fail(WK_ERROR_INVALID_POINTER, "%s: %s (%p) points to %s; a device pointer is needed", fn,
+                       name, p, memory_kind(attr.type));
+    if (attr.device != device)
+        return wk_fail(WK_ERROR_INVALID_POINTER, "%s: %s (%p) is on device %d, the context on device %d", fn,
+                       name, p, attr.device, device);
+    return WK_SUCCESS;
+}
+
+wk_status wk_check_extent(size_t n, size_t elem_size, const char *fn)
+{
+    if (elem_size != 0 && n > SIZE_MAX / elem_size)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: n = %zu elements of %zu bytes overflow size_t", fn, n,
+                       elem_size);
+    return WK_SUCCESS;
+}
+
+int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes)
+{
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    if (a_bytes == 0 || b_bytes == 0)
+        return 0;
+    return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}

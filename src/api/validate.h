@@ -1,0 +1,30 @@
+/* Argument checks that every entry point runs before it launches anything. */
+#ifndef WARPKIT_VALIDATE_H
+#define WARPKIT_VALIDATE_H
+
+#include "warpkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* dtype and op are known, and op makes sense for dtype. `fn` names the
+ * caller in the error message. */
+wk_status wk_check_dtype_op(int dtype, int op, const char *fn);
+
+/* `p` is device memory usable on `device` (device or managed memory), and
+ * aligned to `align` bytes. `name` is the argument's name for the message. */
+wk_status wk_check_device_pointer(const void *p, int device, size_t align, const char *fn,
+                                  const char *name);
+
+/* n elements of elem_size bytes fit in the address space. */
+wk_status wk_check_extent(size_t n, size_t elem_size, const char *fn);
+
+/* [a, a + a_bytes) and [b, b + b_bytes) share a byte. */
+int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

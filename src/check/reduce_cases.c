@@ -1,0 +1,81 @@
+#include "reduce_cases.h"
+#include "internal.h"
+
+typedef struct case_list {
+    wk_reduce_case *out;
+    size_t cap, count;
+    uint64_t seed;
+} case_list;
+
+static void add(case_list *l, wk_dtype dtype, wk_op op, size_t n, size_t offset, wk_gen_pattern pattern,
+                wk_special special)
+{
+    if (l->out && l->count < l->cap) {
+        wk_reduce_case c = {dtype, op, n, offset, pattern, special, wk_rand64(l->seed, l->count)};
+        l->out[l->count] = c;
+    }
+    l->count++;
+}
+
+static int op_applies(wk_dtype d, wk_op op) { return !(wk_op_is_bitwise(op) && wk_dtype_is_float(d)); }
+
+/* Sizes around warp, block and vector boundaries, and primes. */
+static const size_t small_sizes[] = {0, 1, 2, 3, 7, 31, 32, 33, 1023, 1024, 1025, 65537};
+static const size_t quick_sizes[] = {0, 1, 33, 1025, 65537};
+static const size_t large_sizes[] = {1000003, ((size_t)1 << 20) - 1, ((size_t)1 << 20) + 1, ((size_t)1 << 24) + 7};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static void add_specials(case_list *l, wk_dtype d, wk_op op, size_t n)
+{
+    if (wk_dtype_is_float(d)) {
+        add(l, d, op, n, 1, WK_GEN_UNIFORM, WK_SPECIAL_NAN);
+        add(l, d, op, n, 2, WK_GEN_UNIFORM, WK_SPECIAL_INF);
+        add(l, d, op, n, 3, WK_GEN_POSITIVE, WK_SPECIAL_POS_INF);
+    }
+    /* Extremes would overflow a float sum in an order-dependent way. */
+    if (!(wk_dtype_is_float(d) && op == WK_SUM))
+        add(l, d, op, n, 0, WK_GEN_UNIFORM, WK_SPECIAL_EXTREMES);
+    if (op != WK_SUM) {
+        add(l, d, op, n, 1, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE); /* many ties */
+        add(l, d, op, n, 2, WK_GEN_CONSTANT, WK_SPECIAL_NONE);   /* all equal */
+    }
+}
+
+size_t wk_reduce_cases(wk_case_level level, uint64_t seed, wk_reduce_case *out, size_t cap)
+{
+    case_list l = {out, cap, 0, seed};
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
+        for (int o = 0; o < WK_OP_COUNT; ++o) {
+            wk_dtype dtype = (wk_dtype)d;
+            wk_op op = (wk_op)o;
+            if (!op_applies(dtype, op))
+                continue;
+            if (level == WK_CASES_QUICK) {
+                for (size_t s = 0; s < COUNT(quick_sizes); ++s)
+                    add(&l, dtype, op, quick_sizes[s], s % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+                add_specials(&l, dtype, op, 1025);
+                continue;
+            }
+            for (size_t s = 0; s < COUNT(small_sizes); ++s)
+                for (size_t offset = 0; offset < 4; ++offset)
+                    add(&l, dtype, op, small_sizes[s], offset, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+            for (size_t s = 0; s < COUNT(large_sizes); ++s)
+                add(&l, dtype, op, large_sizes[s], (s + (size_t)o) % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+            add_specials(&l, dtype, op, 33);
+            add_specials(&l, dtype, op, 1000003);
+        }
+    }
+    return l.count;
+}
+
+size_t wk_reduce_huge_cases(uint64_t seed, wk_reduce_case *out, size_t cap)
+{
+    case_list l = {out, cap, 0, seed};
+    size_t n = ((size_t)1 << 31) + 5;
+    add(&l, WK_I32, WK_SUM, n, 1, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(&l, WK_F16, WK_ARGMAX, n, 3, WK_GEN_UNIFORM, WK_SPECIAL_AT_END);
+    add(&l, WK_I64, WK_ARGMIN, n, 1, WK_GEN_UNIFORM, WK_SPECIAL_AT_END);
+    add(&l, WK_F32, WK_SUM, n, 2, WK_GEN_POSITIVE, WK_SPECIAL_NONE);
+    return l.count;
+}

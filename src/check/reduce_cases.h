@@ -1,0 +1,28 @@
+/* The list of wk_reduce checks: which dtypes, ops, sizes, offsets and data
+ * patterns the GPU tests and `warpkit verify` run. */
+#ifndef WARPKIT_CHECK_REDUCE_CASES_H
+#define WARPKIT_CHECK_REDUCE_CASES_H
+
+#include "reduce_check.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wk_case_level {
+    WK_CASES_QUICK, /* every dtype and op at small and odd sizes: seconds, also under sanitizers */
+    WK_CASES_FULL   /* adds every offset, sizes up to 2^24 + 7, special values and patterns     */
+} wk_case_level;
+
+/* Writes up to `cap` cases to out (if not NULL) and returns how many the
+ * level has. Each case gets its own seed derived from `seed`. */
+size_t wk_reduce_cases(wk_case_level level, uint64_t seed, wk_reduce_case *out, size_t cap);
+
+/* The cases over 2^31 elements (several GiB each). */
+size_t wk_reduce_huge_cases(uint64_t seed, wk_reduce_case *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

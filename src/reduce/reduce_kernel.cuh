@@ -1,0 +1,163 @@
+/* The device-wide reduce: one launch for any n.
+ *
+ * Each thread folds a grid-stride share of the input into one partial:
+ * a scalar head up to the first 16-byte boundary, a body of 16-byte vector
+ * loads (WK_REDUCE_UNROLL in flight before the first is used) and a scalar
+ * tail. Each block reduces its threads' partials, writes one per block, and
+ * takes a ticket; the block that takes the last ticket combines the blocks'
+ * partials in block order and writes the result. The order of every
+ * combination depends only on n, the alignment and the grid, so results are
+ * the same bits on every run. */
+#ifndef WARPKIT_REDUCE_KERNEL_CUH
+#define WARPKIT_REDUCE_KERNEL_CUH
+
+#include "launch.h"
+#include "reducers.cuh"
+#include "warpkit/block.cuh"
+
+namespace wk {
+namespace reduce {
+
+/* 16 bytes of elements, loaded with one instruction. */
+template <class S> struct alignas(16) vec {
+    static constexpr int size = WK_VECTOR_BYTES / sizeof(S);
+    S e[size];
+};
+
+template <class S> __device__ inline vec<S> load_vec(const vec<S> *p)
+{
+    uint4 raw = __ldg(reinterpret_cast<const uint4 *>(p));
+    vec<S> v;
+    memcpy(&v, &raw, sizeof v);
+    return v;
+}
+
+template <class R>
+__device__ inline typename R::partial fold_vec(typename R::partial acc, const vec<typename R::storage> &v,
+                                               long long first_index)
+{
+#pragma unroll
+    for (int j = 0; j < vec<typename R::storage>::size; ++j)
+        acc = R::combine(acc, R::element(v.e[j], first_index + j));
+    return acc;
+}
+
+/* This thread's share of the input, folded in a fixed order. */
+template <class R>
+__device__ inline typename R::partial fold_thread_share(const typename R::storage *__restrict__ in,
+                                                        const wk_reduce_plan &plan)
+{
+    using S = typename R::storage;
+    using V = vec<S>;
+    const size_t thread = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t threads = (size_t)gridDim.x * blockDim.x;
+    typename R::partial acc = R::identity();
+
+    if (thread < plan.head)
+        acc = R::combine(acc, R::element(in[thread], (long long)thread));
+
+    const V *body = reinterpret_cast<const V *>(in + plan.head);
+    const long long body_index = (long long)plan.head;
+    size_t i = thread;
+    for (; i + (WK_REDUCE_UNROLL - 1) * threads < plan.nvec; i += WK_REDUCE_UNROLL * threads) {
+        V v[WK_REDUCE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < WK_REDUCE_UNROLL; ++u)
+            v[u] = load_vec(body + i + u * threads);
+#pragma unroll
+        for (int u = 0; u < WK_REDUCE_UNROLL; ++u)
+            acc = fold_vec<R>(acc, v[u], body_index + (long long)((i + u * threads) * V::size));
+    }
+    for (; i < plan.nvec; i += threads)
+        acc = fold_vec<R>(acc, load_vec(body + i), body_index + (long long)(i * V::size));
+
+    if (thread < plan.tail) {
+        size_t k = plan.head + plan.nvec * V::size + thread;
+        acc = R::combine(acc, R::element(in[k], (long long)k));
+    }
+    return acc;
+}
+
+template <class R>
+__global__ void __launch_bounds__(WK_REDUCE_THREADS, WK_REDUCE_BLOCKS_PER_SM)
+reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out,
+              typename R::partial *partials, unsigned *ticket)
+{
+    using P = typename R::partial;
+    __shared__ P scratch[block_scratch_size];
+    __shared__ bool last_block;
+    const combiner<R> op;
+
+    P acc = block_reduce(fold_thread_share<R>(in, plan), op, scratch);
+
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            R::store_result(out, acc);
+        return;
+    }
+
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        /* Make the partial visible device-wide before the ticket says so. */
+        __threadfence();
+        last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last_block)
+        return;
+    __threadfence();
+
+    acc = R::identity();
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+        acc = R::combine(acc, R::load_partial(partials + b));
+    acc = block_reduce(acc, op, scratch);
+    if (threadIdx.x == 0) {
+        R::store_result(out, acc);
+        *ticket = 0; /* ready for the next launch on this workspace */
+    }
+}
+
+template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
+{
+    reduce_kernel<R><<<l->plan.grid, l->plan.block, 0, l->stream>>>(
+        static_cast<const typename R::storage *>(l->in), l->plan, l->out,
+        static_cast<typename R::partial *>(l->partials), l->ticket);
+    return cudaGetLastError();
+}
+
+/* Picks the reducer for an op; bitwise ops exist for integer types only. */
+template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
+{
+    static_assert(sizeof(indexed<double>) <= WK_REDUCE_PARTIAL_BYTES, "partial slot too small");
+    switch (l->op) {
+    case WK_SUM: return launch_reducer<plain<S, sum>>(l);
+    case WK_MIN: return launch_reducer<plain<S, min>>(l);
+    case WK_MAX: return launch_reducer<plain<S, max>>(l);
+    case WK_ARGMIN: return launch_reducer<arg<S, argmin>>(l);
+    case WK_ARGMAX: return launch_reducer<arg<S, argmax>>(l);
+    case WK_AND:
+    case WK_OR:
+    case WK_XOR:
+        if constexpr (std::is_integral<S>::value) {
+            if (l->op == WK_AND)
+                return launch_reducer<plain<S, bit_and>>(l);
+            if (l->op == WK_OR)
+                return launch_reducer<plain<S, bit_or>>(l);
+            return launch_reducer<plain<S, bit_xor>>(l);
+        }
+        break;
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace reduce
+} // namespace wk
+
+/* Defines the C launcher of one dtype, e.g. wk_reduce_launch_f32. */
+#define WK_DEFINE_REDUCE_LAUNCHER(name, storage_type)                          \
+    extern "C" cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *l)  \
+    {                                                                          \
+        return wk::reduce::launch_for_op<storage_type>(l);                     \
+    }
+
+#endif

@@ -1,0 +1,90 @@
+/* What the device-wide reduce computes, per dtype and op: the accumulator
+ * type, how an element enters it, how two partial results combine, and how
+ * the final result is stored. The kernel is written once against this. */
+#ifndef WARPKIT_REDUCE_REDUCERS_CUH
+#define WARPKIT_REDUCE_REDUCERS_CUH
+
+#include "warpkit/ops.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace wk {
+namespace reduce {
+
+/* Half types accumulate in float. Signed integer sums accumulate in the
+ * unsigned type of the same width, so that overflow wraps (defined) instead
+ * of being undefined behaviour. */
+template <class S, class Op> struct accumulator { using type = S; };
+template <class Op> struct accumulator<__half, Op> { using type = float; };
+template <class Op> struct accumulator<__nv_bfloat16, Op> { using type = float; };
+template <> struct accumulator<int, sum> { using type = unsigned; };
+template <> struct accumulator<long long, sum> { using type = unsigned long long; };
+
+template <class A, class S> __device__ inline A to_acc(S x) { return static_cast<A>(x); }
+template <> __device__ inline float to_acc<float, __half>(__half x) { return __half2float(x); }
+template <> __device__ inline float to_acc<float, __nv_bfloat16>(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <class S, class A> __device__ inline S from_acc(A x) { return static_cast<S>(x); }
+template <> __device__ inline __half from_acc<__half, float>(float x) { return __float2half_rn(x); }
+template <> __device__ inline __nv_bfloat16 from_acc<__nv_bfloat16, float>(float x) { return __float2bfloat16_rn(x); }
+
+/* Loads a partial result written by another block: .cg reads from L2, so a
+ * stale line in this SM's L1 cannot be seen. */
+template <class T> __device__ inline T load_from_l2(const T *p) { return __ldcg(p); }
+
+/* A plain reduction (sum, min, max, bitwise): the partial is the accumulator. */
+template <class S, class Op> struct plain {
+    using storage = S;
+    using partial = typename accumulator<S, Op>::type;
+    using combine_op = Op;
+    static constexpr bool needs_index = false;
+
+    static __device__ partial identity() { return Op{}.template identity<partial>(); }
+    static __device__ partial element(S x, long long) { return to_acc<partial>(x); }
+    static __device__ partial combine(partial a, partial b) { return Op{}(a, b); }
+    static __device__ partial load_partial(const partial *p) { return load_from_l2(p); }
+    static __device__ void store_result(void *out, partial p)
+    {
+        *static_cast<S *>(out) = from_acc<S>(p);
+    }
+};
+
+/* Arg-min / arg-max: the partial is a value and the index it came from.
+ * Storing writes the layout of wk_arg_result: the value's bits zero-extended
+ * to 8 bytes, then the index (-1 when there were no elements). */
+template <class S, class Op> struct arg {
+    using storage = S;
+    using value = typename accumulator<S, Op>::type;
+    using partial = indexed<value>;
+    using combine_op = Op;
+    static constexpr bool needs_index = true;
+
+    static __device__ partial identity() { return Op{}.template identity<partial>(); }
+    static __device__ partial element(S x, long long i) { return partial{to_acc<value>(x), i}; }
+    static __device__ partial combine(partial a, partial b) { return Op{}(a, b); }
+    static __device__ partial load_partial(const partial *p)
+    {
+        return partial{load_from_l2(&p->value), load_from_l2(&p->index)};
+    }
+    static __device__ void store_result(void *out, partial p)
+    {
+        S stored = from_acc<S>(p.value);
+        unsigned long long bits = 0;
+        memcpy(&bits, &stored, sizeof(S));
+        unsigned long long *words = static_cast<unsigned long long *>(out);
+        words[0] = bits;
+        words[1] = (unsigned long long)(p.index == LLONG_MAX ? -1ll : p.index);
+    }
+};
+
+/* Lets the generic block reduce use a reducer as its operator. */
+template <class R> struct combiner {
+    template <class P> __device__ P operator()(P a, P b) const { return R::combine(a, b); }
+    template <class P> __device__ P identity() const { return R::identity(); }
+};
+
+} // namespace reduce
+} // namespace wk
+
+#endif

@@ -1,0 +1,571 @@
+/* CPU reference for wk_reduce.
+ *
+ * Speed matters (tests run it over 2^31+ elements), so the dtype and op are
+ * dispatched once per call and each loop below is instantiated per dtype:
+ * the kernels are force-inlined and called with a constant element loader,
+ * which the compiler then inlines into the loop.
+ */
+#include "reference.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "half.h"
+#include "internal.h"
+
+#if defined(__GNUC__)
+#define KERNEL static inline __attribute__((always_inline))
+#else
+#define KERNEL static inline
+#endif
+
+/* ------------------------------------------------------------ elements */
+
+/* Integers load as 64-bit patterns (sign-extended for signed dtypes), which
+ * sums and bitwise ops can use directly: the low bits come out right. */
+typedef uint64_t (*int_loader)(const void *data, size_t i);
+/* Floats load as double, which holds f32, f16 and bf16 values exactly. */
+typedef double (*float_loader)(const void *data, size_t i);
+
+static uint64_t load_i32(const void *d, size_t i) { return (uint64_t)(int64_t)((const int32_t *)d)[i]; }
+static uint64_t load_u32(const void *d, size_t i) { return ((const uint32_t *)d)[i]; }
+static uint64_t load_i64(const void *d, size_t i) { return (uint64_t)((const int64_t *)d)[i]; }
+static uint64_t load_u64(const void *d, size_t i) { return ((const uint64_t *)d)[i]; }
+static double load_f32(const void *d, size_t i) { return ((const float *)d)[i]; }
+static double load_f64(const void *d, size_t i) { return ((const double *)d)[i]; }
+static double load_f16(const void *d, size_t i) { return wk_half_to_float(((const uint16_t *)d)[i]); }
+static double load_bf16(const void *d, size_t i) { return wk_bf16_to_float(((const uint16_t *)d)[i]); }
+
+/* XORed into a sign-extended signed pattern, this makes unsigned order agree
+ * with signed order, so one compare loop serves both kinds. */
+#define SIGNED_ORDER_FLIP (UINT64_C(1) << 63)
+
+static unsigned dtype_bits(wk_dtype dtype) { return (unsigned)wk_dtype_size(dtype) * 8u; }
+
+static int dtype_is_signed_int(wk_dtype dtype) { return dtype == WK_I32 || dtype == WK_I64; }
+
+/* Writes the low bits of an integer pattern as element i of an integer
+ * dtype; the conversion to the narrower unsigned type is the wrap. */
+static void put_int(void *data, size_t i, wk_dtype dtype, uint64_t bits)
+{
+    if (dtype_bits(dtype) == 32)
+        ((uint32_t *)data)[i] = (uint32_t)bits;
+    else
+        ((uint64_t *)data)[i] = bits;
+}
+
+static uint64_t get_int(const void *data, wk_dtype dtype)
+{
+    return dtype_bits(dtype) == 32 ? *(const uint32_t *)data : *(const uint64_t *)data;
+}
+
+long double wk_ref_load(const void *data, size_t i, wk_dtype dtype)
+{
+    switch (dtype) {
+    case WK_I32: return (long double)(int64_t)load_i32(data, i);
+    case WK_U32: return (long double)load_u32(data, i);
+    case WK_I64: return (long double)(int64_t)load_i64(data, i);
+    case WK_U64: return (long double)load_u64(data, i);
+    case WK_F32: return load_f32(data, i);
+    case WK_F64: return load_f64(data, i);
+    case WK_F16: return load_f16(data, i);
+    case WK_BF16: return load_bf16(data, i);
+    }
+    return NAN;
+}
+
+/* v truncated toward zero and reduced modulo 2^64. Every step is exact:
+ * long double holds all integers below 2^64. */
+static uint64_t wrap_u64(long double v)
+{
+    if (!isfinite(v))
+        return 0;
+    long double m = fmodl(truncl(v), 0x1p64L);
+    if (m < 0)
+        m += 0x1p64L;
+    return (uint64_t)m;
+}
+
+/* Rounds v to float toward zero and sets the last bit if that was inexact
+ * ("round to odd"). Rounding this once more, to a format with at least two
+ * fewer significant bits (f16, bf16), gives the same result as rounding v
+ * directly, which spares f16 / bf16 stores a double rounding. */
+static float float_round_to_odd(long double v)
+{
+    float f = (float)v;
+    if (isnan(v) || isinf(f) || (long double)f == v)
+        return f;
+    if (fabsl((long double)f) > fabsl(v))
+        f = nextafterf(f, 0.0f);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    bits |= 1u;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+void wk_ref_store(void *data, size_t i, wk_dtype dtype, long double v)
+{
+    switch (dtype) {
+    case WK_I32: case WK_U32: case WK_I64: case WK_U64:
+        put_int(data, i, dtype, wrap_u64(v));
+        break;
+    case WK_F32: ((float *)data)[i] = (float)v; break;
+    case WK_F64: ((double *)data)[i] = (double)v; break;
+    case WK_F16: ((uint16_t *)data)[i] = wk_float_to_half(float_round_to_odd(v)); break;
+    case WK_BF16: ((uint16_t *)data)[i] = wk_float_to_bf16(float_round_to_odd(v)); break;
+    }
+}
+
+/* -------------------------------------------------------------- kernels */
+
+/* Block size of the float sum: each block sums into 4 independent long
+ * double accumulators (for throughput), blocks add into a mid-level sum that
+ * flushes every SUM_BLOCK blocks. The rounding depth stays about
+ * SUM_BLOCK / 4 + SUM_BLOCK + n / SUM_BLOCK^2 additions at 2^-64 each, far
+ * below the GPU's float or double error that the check tolerates. */
+#define SUM_BLOCK ((size_t)1024)
+
+typedef struct float_sums {
+    long double sum;
+    long double abs_sum;
+} float_sums;
+
+KERNEL float_sums float_block_sum(const void *in, size_t begin, size_t end, float_loader load)
+{
+    long double s[4] = {0, 0, 0, 0}, a[2] = {0, 0};
+    size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+        double x0 = load(in, i), x1 = load(in, i + 1);
+        double x2 = load(in, i + 2), x3 = load(in, i + 3);
+        s[0] += x0;
+        s[1] += x1;
+        s[2] += x2;
+        s[3] += x3;
+        a[0] += fabs(x0) + (long double)fabs(x1);
+        a[1] += fabs(x2) + (long double)fabs(x3);
+    }
+    for (; i < end; i++) {
+        double x = load(in, i);
+        s[0] += x;
+        a[0] += fabs(x);
+    }
+    float_sums r = {(s[0] + s[1]) + (s[2] + s[3]), a[0] + a[1]};
+    return r;
+}
+
+KERNEL float_sums float_sum(const void *in, size_t n, float_loader load)
+{
+    const size_t outer = SUM_BLOCK * SUM_BLOCK;
+    float_sums total = {0, 0};
+    for (size_t o = 0; o < n; o += outer) {
+        size_t o_end = n - o < outer ? n : o + outer;
+        float_sums mid = {0, 0};
+        for (size_t b = o; b < o_end; b += SUM_BLOCK) {
+            float_sums blk = float_block_sum(in, b, o_end - b < SUM_BLOCK ? o_end : b + SUM_BLOCK, load);
+            mid.sum += blk.sum;
+            mid.abs_sum += blk.abs_sum;
+        }
+        total.sum += mid.sum;
+        total.abs_sum += mid.abs_sum;
+    }
+    return total;
+}
+
+KERNEL uint64_t int_sum(const void *in, size_t n, int_loader load)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += load(in, i);
+    return s;
+}
+
+/* Index of the first minimum of load(i) ^ mask in unsigned order. With the
+ * right mask this is the first min or max of any integer dtype: the sign
+ * flip orders signed values, inverting all bits turns a max into a min. */
+KERNEL size_t int_extreme(const void *in, size_t n, int_loader load, uint64_t mask)
+{
+    uint64_t best = load(in, 0) ^ mask;
+    size_t at = 0;
+    for (size_t i = 1; i < n; i++) {
+        uint64_t k = load(in, i) ^ mask;
+        if (k < best) {
+            best = k;
+            at = i;
+        }
+    }
+    return at;
+}
+
+/* Index of the first NaN, else of the first minimum of sign * x: sign -1
+ * finds the maximum (negation is exact, keeps NaN NaN, and keeps -0 == +0). */
+KERNEL size_t float_extreme(const void *in, size_t n, float_loader load, double sign)
+{
+    double best = sign * load(in, 0);
+    if (isnan(best))
+        return 0;
+    size_t at = 0;
+    for (size_t i = 1; i < n; i++) {
+        double k = sign * load(in, i);
+        if (k < best) {
+            best = k;
+            at = i;
+        } else if (k != k) {
+            return i;
+        }
+    }
+    return at;
+}
+
+KERNEL uint64_t int_bitwise(const void *in, size_t n, int_loader load, wk_op op)
+{
+    uint64_t acc = op == WK_AND ? UINT64_MAX : 0;
+    if (op == WK_AND)
+        for (size_t i = 0; i < n; i++)
+            acc &= load(in, i);
+    else if (op == WK_OR)
+        for (size_t i = 0; i < n; i++)
+            acc |= load(in, i);
+    else
+        for (size_t i = 0; i < n; i++)
+            acc ^= load(in, i);
+    return acc;
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+/* What a reduce computed, before it is laid out as a result: the element
+ * index for MIN / MAX / ARG*, the bit pattern for integer SUM and bitwise
+ * ops, the long double sums for float SUM. */
+typedef struct outcome {
+    size_t index;
+    uint64_t bits;
+    float_sums sums;
+} outcome;
+
+static int op_wants_max(wk_op op) { return op == WK_MAX || op == WK_ARGMAX; }
+
+KERNEL void int_outcome(const void *in, size_t n, wk_op op, int_loader load,
+                        uint64_t order_flip, outcome *o)
+{
+    if (op == WK_SUM)
+        o->bits = int_sum(in, n, load);
+    else if (wk_op_is_bitwise(op))
+        o->bits = int_bitwise(in, n, load, op);
+    else
+        o->index = int_extreme(in, n, load, op_wants_max(op) ? ~order_flip : order_flip);
+}
+
+KERNEL void float_outcome(const void *in, size_t n, wk_op op, float_loader load, outcome *o)
+{
+    if (op == WK_SUM)
+        o->sums = float_sum(in, n, load);
+    else
+        o->index = float_extreme(in, n, load, op_wants_max(op) ? -1.0 : 1.0);
+}
+
+/* n > 0, arguments already validated. */
+static void compute_outcome(const void *in, size_t n, wk_dtype dtype, wk_op op, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    switch (dtype) {
+    case WK_I32: int_outcome(in, n, op, load_i32, SIGNED_ORDER_FLIP, o); break;
+    case WK_U32: int_outcome(in, n, op, load_u32, 0, o); break;
+    case WK_I64: int_outcome(in, n, op, load_i64, SIGNED_ORDER_FLIP, o); break;
+    case WK_U64: int_outcome(in, n, op, load_u64, 0, o); break;
+    case WK_F32: float_outcome(in, n, op, load_f32, o); break;
+    case WK_F64: float_outcome(in, n, op, load_f64, o); break;
+    case WK_F16: float_outcome(in, n, op, load_f16, o); break;
+    case WK_BF16: float_outcome(in, n, op, load_bf16, o); break;
+    }
+}
+
+static wk_status validate(const void *in, size_t n, wk_dtype dtype, wk_op op, const void *out)
+{
+    if (!wk_dtype_valid((int)dtype))
+        return WK_ERROR_INVALID_DTYPE;
+    if (!wk_op_valid((int)op))
+        return WK_ERROR_INVALID_OP;
+    if (wk_op_is_bitwise(op) && wk_dtype_is_float(dtype))
+        return WK_ERROR_UNSUPPORTED;
+    if (!out || (!in && n > 0))
+        return WK_ERROR_INVALID_ARGUMENT;
+    return WK_SUCCESS;
+}
+
+/* -------------------------------------------------------------- results */
+
+static void write_arg(wk_dtype dtype, const void *value, int64_t index, void *out)
+{
+    wk_arg_result r;
+    memset(&r, 0, sizeof r);
+    memcpy(&r.value, value, wk_dtype_size(dtype));
+    r.index = index;
+    memcpy(out, &r, sizeof r);
+}
+
+/* The identity of MIN (want_max 0) or MAX (1) as one element of dtype. */
+static void extreme_identity(wk_dtype dtype, int want_max, void *out)
+{
+    if (wk_dtype_is_float(dtype)) {
+        wk_ref_store(out, 0, dtype, want_max ? -INFINITY : INFINITY);
+        return;
+    }
+    uint64_t top = UINT64_C(1) << (dtype_bits(dtype) - 1);
+    uint64_t bits;
+    if (dtype_is_signed_int(dtype))
+        bits = want_max ? top : top - 1u;
+    else
+        bits = want_max ? 0 : UINT64_MAX;
+    put_int(out, 0, dtype, bits);
+}
+
+void wk_ref_identity(wk_dtype dtype, wk_op op, void *out)
+{
+    if (!out || !wk_dtype_valid((int)dtype) || !wk_op_valid((int)op))
+        return;
+    wk_value v;
+    memset(&v, 0, sizeof v);
+    if (op == WK_MIN || op == WK_MAX || wk_op_is_arg(op))
+        extreme_identity(dtype, op_wants_max(op), &v);
+    else if (op == WK_AND && !wk_dtype_is_float(dtype))
+        put_int(&v, 0, dtype, UINT64_MAX);
+    if (wk_op_is_arg(op))
+        write_arg(dtype, &v, -1, out);
+    else
+        memcpy(out, &v, wk_dtype_size(dtype));
+}
+
+static void write_result(const void *in, wk_dtype dtype, wk_op op, const outcome *o, void *out)
+{
+    const void *elem = (const char *)in + o->index * wk_dtype_size(dtype);
+    if (wk_op_is_arg(op))
+        write_arg(dtype, elem, (int64_t)o->index, out);
+    else if (op == WK_MIN || op == WK_MAX)
+        memcpy(out, elem, wk_dtype_size(dtype));
+    else if (wk_dtype_is_float(dtype))
+        wk_ref_store(out, 0, dtype, o->sums.sum);
+    else
+        put_int(out, 0, dtype, o->bits);
+}
+
+wk_status wk_ref_reduce(const void *h_in, size_t n, wk_dtype dtype, wk_op op, void *h_out)
+{
+    wk_status st = validate(h_in, n, dtype, op, h_out);
+    if (st != WK_SUCCESS)
+        return st;
+    if (n == 0) {
+        wk_ref_identity(dtype, op, h_out);
+        return WK_SUCCESS;
+    }
+    outcome o;
+    compute_outcome(h_in, n, dtype, op, &o);
+    /* Through an aligned local, since h_out need not be aligned to 8 for
+     * non-arg results and put_int / wk_ref_store write typed values. */
+    wk_arg_result r;
+    write_result(h_in, dtype, op, &o, &r);
+    memcpy(h_out, &r, wk_reduce_result_size(dtype, op));
+    return WK_SUCCESS;
+}
+
+/* ------------------------------------------------------------ formatting */
+
+static int format_value(wk_dtype dtype, const void *v, char *buf, size_t size)
+{
+    uint16_t h;
+    switch (dtype) {
+    case WK_I32: return snprintf(buf, size, "%" PRId32, *(const int32_t *)v);
+    case WK_U32: return snprintf(buf, size, "%" PRIu32, *(const uint32_t *)v);
+    case WK_I64: return snprintf(buf, size, "%" PRId64, *(const int64_t *)v);
+    case WK_U64: return snprintf(buf, size, "%" PRIu64, *(const uint64_t *)v);
+    /* Digits enough to tell neighbouring values apart. */
+    case WK_F32: return snprintf(buf, size, "%.9g", *(const float *)v);
+    case WK_F64: return snprintf(buf, size, "%.17g", *(const double *)v);
+    case WK_F16:
+        h = *(const uint16_t *)v;
+        return snprintf(buf, size, "%.5g (0x%04x)", wk_half_to_float(h), (unsigned)h);
+    case WK_BF16:
+        h = *(const uint16_t *)v;
+        return snprintf(buf, size, "%.4g (0x%04x)", wk_bf16_to_float(h), (unsigned)h);
+    }
+    return snprintf(buf, size, "?");
+}
+
+void wk_ref_format(wk_dtype dtype, wk_op op, const void *result, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return;
+    if (!result || !wk_dtype_valid((int)dtype) || !wk_op_valid((int)op)) {
+        snprintf(buf, size, "?");
+        return;
+    }
+    wk_arg_result r;
+    memcpy(&r, result, wk_reduce_result_size(dtype, op));
+    int len = format_value(dtype, &r.value, buf, size);
+    if (wk_op_is_arg(op) && len >= 0 && (size_t)len < size)
+        snprintf(buf + len, size - (size_t)len, "@%" PRId64, r.index);
+}
+
+/* ------------------------------------------------------------- checking */
+
+/* Unit roundoff of a float sum's accumulator and of its output dtype. */
+static long double acc_unit_roundoff(wk_dtype dtype) { return dtype == WK_F64 ? 0x1p-53L : 0x1p-24L; }
+
+static long double out_unit_roundoff(wk_dtype dtype)
+{
+    switch (dtype) {
+    case WK_F16: return 0x1p-11L;
+    case WK_BF16: return 0x1p-8L;
+    case WK_F32: return 0x1p-24L;
+    case WK_F64: return 0x1p-53L;
+    default: return 0;
+    }
+}
+
+/* Half the least subnormal of the output dtype: the absolute error of the
+ * final rounding where u_out * |ref| does not bound it (tiny results). Sums
+ * in the accumulator need no such term: additions that underflow are exact. */
+static long double out_underflow_error(wk_dtype dtype)
+{
+    switch (dtype) {
+    case WK_F16: return 0x1p-25L;
+    case WK_BF16: return 0x1p-134L;
+    case WK_F32: return 0x1p-150L;
+    case WK_F64: return 0x1p-1075L;
+    default: return 0;
+    }
+}
+
+/* Smallest magnitude that rounds to infinity in the output dtype: the
+ * largest finite value plus half its ulp. */
+static long double overflow_threshold(wk_dtype dtype)
+{
+    switch (dtype) {
+    case WK_F16: return 65520.0L;
+    case WK_BF16: return 0x1p128L - 0x1p119L;
+    case WK_F32: return 0x1p128L - 0x1p103L;
+    case WK_F64: return 0x1p1024L - 0x1p970L;
+    default: return INFINITY;
+    }
+}
+
+static long double accumulation_error(wk_dtype dtype, size_t depth, long double abs_sum)
+{
+    return (long double)depth * acc_unit_roundoff(dtype) * abs_sum;
+}
+
+static long double sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum, long double ref)
+{
+    return accumulation_error(dtype, depth, abs_sum) + out_unit_roundoff(dtype) * fabsl(ref) +
+           out_underflow_error(dtype);
+}
+
+double wk_ref_sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum, long double ref)
+{
+    if (!wk_dtype_valid((int)dtype) || !wk_dtype_is_float(dtype))
+        return 0;
+    return (double)sum_tolerance(dtype, depth, abs_sum, ref);
+}
+
+/* Infinities and NaN are not bounded by a tolerance: a NaN reference needs
+ * NaN, an infinite one the same infinity. A finite reference overflows on
+ * the GPU only if its float accumulator could reach the overflow threshold
+ * within the accumulation error; then the GPU must give the infinity of the
+ * reference's sign, which it must also give whenever the rounded reference
+ * is infinite. */
+static int sum_matches(wk_dtype dtype, size_t depth, const float_sums *s, long double got,
+                       long double tol)
+{
+    long double ref = s->sum;
+    if (isnan(ref) || isnan(got))
+        return isnan(ref) && isnan(got);
+    if (isinf(ref))
+        return got == ref;
+    long double limit = overflow_threshold(dtype);
+    long double reach = fabsl(ref) + accumulation_error(dtype, depth, s->abs_sum);
+    if (fabsl(ref) >= limit)
+        return got == copysignl(INFINITY, ref);
+    if (isinf(got))
+        return reach >= limit && signbit(got) == signbit(ref);
+    return fabsl(got - ref) <= tol;
+}
+
+/* Exact comparison of two values of dtype: NaN matches NaN and -0 matches
+ * +0 (floats compare by value), integers compare by pattern. */
+static int values_match(wk_dtype dtype, const void *a, const void *b)
+{
+    if (!wk_dtype_is_float(dtype))
+        return get_int(a, dtype) == get_int(b, dtype);
+    long double x = wk_ref_load(a, 0, dtype), y = wk_ref_load(b, 0, dtype);
+    return x == y || (isnan(x) && isnan(y));
+}
+
+static int check_float_sum(const void *in, size_t n, wk_dtype dtype, size_t depth,
+                           const wk_arg_result *got, const char *head, char *msg, size_t msg_size)
+{
+    float_sums s = {0, 0};
+    if (n > 0) {
+        outcome o;
+        compute_outcome(in, n, dtype, WK_SUM, &o);
+        s = o.sums;
+    }
+    wk_value expected;
+    wk_ref_store(&expected, 0, dtype, s.sum);
+    long double g = wk_ref_load(got, 0, dtype);
+    long double tol = sum_tolerance(dtype, depth, s.abs_sum, s.sum);
+    int ok = sum_matches(dtype, depth, &s, g, tol);
+
+    char e_txt[64], g_txt[64];
+    wk_ref_format(dtype, WK_SUM, &expected, e_txt, sizeof e_txt);
+    wk_ref_format(dtype, WK_SUM, got, g_txt, sizeof g_txt);
+    snprintf(msg, msg_size,
+             "%s: expected %s (exact %.21Lg) got %s, |diff| %.3Lg vs tol %.3Lg "
+             "(depth %zu, sum|x| %.6Lg): %s",
+             head, e_txt, s.sum, g_txt, fabsl(g - s.sum), tol, depth, s.abs_sum,
+             ok ? "ok" : "MISMATCH");
+    return ok;
+}
+
+static int check_exact(const void *in, size_t n, wk_dtype dtype, wk_op op,
+                       const wk_arg_result *got, const char *head, char *msg, size_t msg_size)
+{
+    wk_arg_result expected;
+    wk_ref_reduce(in, n, dtype, op, &expected);
+    int ok = values_match(dtype, &expected.value, &got->value);
+    if (wk_op_is_arg(op))
+        ok = ok && expected.index == got->index;
+
+    char e_txt[80], g_txt[80];
+    wk_ref_format(dtype, op, &expected, e_txt, sizeof e_txt);
+    wk_ref_format(dtype, op, got, g_txt, sizeof g_txt);
+    snprintf(msg, msg_size, "%s: expected %s got %s (exact): %s", head, e_txt, g_txt,
+             ok ? "ok" : "MISMATCH");
+    return ok;
+}
+
+int wk_ref_check_reduce(const void *h_in, size_t n, wk_dtype dtype, wk_op op, size_t depth,
+                        const void *got, char *msg, size_t msg_size)
+{
+    char scratch[1];
+    if (!msg || msg_size == 0) {
+        msg = scratch;
+        msg_size = sizeof scratch;
+    }
+    wk_status st = validate(h_in, n, dtype, op, got);
+    if (st != WK_SUCCESS) {
+        snprintf(msg, msg_size, "%s %s n=%zu: cannot check: %s", wk_dtype_name(dtype),
+                 wk_op_name(op), n, wk_status_string(st));
+        return 0;
+    }
+    char head[64];
+    snprintf(head, sizeof head, "%s %s n=%zu", wk_dtype_name(dtype), wk_op_name(op), n);
+
+    wk_arg_result g;
+    memset(&g, 0, sizeof g);
+    memcpy(&g, got, wk_reduce_result_size(dtype, op));
+    if (op == WK_SUM && wk_dtype_is_float(dtype))
+        return check_float_sum(h_in, n, dtype, depth, &g, head, msg, msg_size);
+    return check_exact(h_in, n, dtype, op, &g, head, msg, msg_size);
+}

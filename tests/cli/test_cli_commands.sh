@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The warpkit command as a user runs it: exit codes and messages, with or
+# without a GPU. Usage: test_cli_commands.sh PATH_TO_WARPKIT
+set -u
+warpkit=$1
+passed=0 failed=0
+expect() { # expect DESCRIPTION CONDITION...
+    local what=$1; shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $what"; fi
+}
+
+out=$("$warpkit" help); rc=$?
+expect "help exits 0" test $rc -eq 0
+expect "help lists the commands" grep -q "verify" <<<"$out"
+
+out=$("$warpkit" frobnicate 2>&1); rc=$?
+expect "an unknown command exits 2" test $rc -eq 2
+expect "and says which" grep -q "unknown command 'frobnicate'" <<<"$out"
+
+out=$("$warpkit" bench --min-n lots 2>&1); rc=$?
+expect "a bad size exits 2" test $rc -eq 2
+expect "and explains the format" grep -q "2^24" <<<"$out"
+
+# verify: passes on a GPU, or says clearly that there is none (exit 3).
+out=$("$warpkit" verify --quick 2>&1); rc=$?
+if [ $rc -eq 3 ]; then
+    expect "verify without a GPU says so" grep -q "no CUDA device" <<<"$out"
+    out=$("$warpkit" info 2>&1); rc=$?
+    expect "info without a GPU exits 3" test $rc -eq 3
+    expect "and says so" grep -q "no CUDA device" <<<"$out"
+else
+    expect "verify --quick on a GPU passes (exit $rc)" test $rc -eq 0
+    expect "verify prints TEST PASS" grep -q "TEST PASS" <<<"$out"
+    expect "verify prints no TEST FAIL" bash -c '! grep -q "TEST FAIL" <<<"$1"' _ "$out"
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,83 @@
+/* CPU test of the warpkit command's parsing. */
+#include "cli.h"
+#include "test_util.h"
+
+static void size_is(wk_tally *t, const char *text, size_t want)
+{
+    size_t got = 0;
+    char label[128];
+    snprintf(label, sizeof label, "size '%s' = %zu", text, want);
+    wk_expect(t, wk_parse_size(text, &got) == 0 && got == want, label);
+}
+
+static void size_refused(wk_tally *t, const char *text)
+{
+    size_t got = 12345;
+    char label[128];
+    snprintf(label, sizeof label, "size '%s' is refused", text);
+    wk_expect(t, wk_parse_size(text, &got) == -1 && got == 12345, label);
+}
+
+static int parse(wk_cli_options *o, int argc, const char **argv)
+{
+    char err[128];
+    return wk_parse_cli(argc, (char **)argv, o, err, sizeof err);
+}
+
+int main(void)
+{
+    wk_tally t = {0, 0};
+    size_is(&t, "16777216", 16777216);
+    size_is(&t, "2^24", 16777216);
+    size_is(&t, "16M", 16777216);
+    size_is(&t, "16m", 16777216);
+    size_is(&t, "4k", 4096);
+    size_is(&t, "1G", (size_t)1 << 30);
+    size_is(&t, "0", 0);
+    size_is(&t, "1^100", 1);
+    size_is(&t, "2^0", 1);
+    size_is(&t, "3^3", 27);
+    size_is(&t, "2^63", (size_t)1 << 63);
+    size_refused(&t, "2^64");
+    size_refused(&t, "");
+    size_refused(&t, "abc");
+    size_refused(&t, "-1");
+    size_refused(&t, "16Q");
+    size_refused(&t, "16MB");
+    size_refused(&t, "2^");
+    size_refused(&t, "^4");
+    size_refused(&t, "99999999999999999999999");
+    size_refused(&t, "17179869184G");
+
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
+        wk_dtype got;
+        wk_expect(&t, wk_parse_dtype(wk_dtype_name((wk_dtype)d), &got) == 0 && got == (wk_dtype)d, "dtype round trip");
+    }
+    for (int o = 0; o < WK_OP_COUNT; ++o) {
+        wk_op got;
+        wk_expect(&t, wk_parse_op(wk_op_name((wk_op)o), &got) == 0 && got == (wk_op)o, "op round trip");
+    }
+    wk_dtype dt;
+    wk_expect(&t, wk_parse_dtype("f128", &dt) == -1 && wk_parse_dtype(NULL, &dt) == -1, "unknown dtype");
+
+    wk_cli_options o;
+    const char *a1[] = {"warpkit", "bench", "--json", "out.json", "--min-n", "2^12", "--max-n", "16M", "--repeats", "7"};
+    wk_expect(&t, parse(&o, 10, a1) == 0, "bench options parse");
+    wk_expect(&t, strcmp(o.command, "bench") == 0 && strcmp(o.json_path, "out.json") == 0, "command and json");
+    wk_expect(&t, o.min_n == 4096 && o.max_n == 16777216 && o.repeats == 7 && o.device == -1, "sizes and repeats");
+    const char *a2[] = {"warpkit"};
+    wk_expect(&t, parse(&o, 1, a2) == 0 && strcmp(o.command, "help") == 0, "no command means help");
+    const char *a3[] = {"warpkit", "verify", "--quick", "--device", "1"};
+    wk_expect(&t, parse(&o, 5, a3) == 0 && o.quick && o.device == 1, "verify --quick --device 1");
+    const char *a4[] = {"warpkit", "bench", "--json"};
+    wk_expect(&t, parse(&o, 3, a4) == -1, "--json without a file");
+    const char *a5[] = {"warpkit", "bench", "--frobnicate"};
+    wk_expect(&t, parse(&o, 3, a5) == -1, "unknown option");
+    const char *a6[] = {"warpkit", "bench", "--min-n", "2^20", "--max-n", "2^10"};
+    wk_expect(&t, parse(&o, 6, a6) == -1, "min above max");
+    const char *a7[] = {"warpkit", "bench", "--repeats", "0"};
+    wk_expect(&t, parse(&o, 4, a7) == -1, "zero repeats");
+    const char *a8[] = {"warpkit", "bench", "--min-n", "lots"};
+    wk_expect(&t, parse(&o, 4, a8) == -1, "bad size");
+    return wk_tally_finish(&t);
+}

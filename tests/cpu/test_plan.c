@@ -1,0 +1,64 @@
+/* CPU test of the reduce planner: the head / body / tail split covers every
+ * element once, the body starts 16-byte aligned, the grid stays within what
+ * the device holds, and the depth bound grows with the work per thread. */
+#include "reduce/plan.h"
+#include "test_util.h"
+
+static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why, size_t why_size)
+{
+    wk_reduce_plan p;
+    if (wk_plan_reduce(addr, n, elem, sms, &p) != 0)
+        return snprintf(why, why_size, "planning failed"), 0;
+    if (p.head + p.nvec * p.vec_elems + p.tail != n)
+        return snprintf(why, why_size, "split does not add up"), 0;
+    if (p.vec_elems * elem != WK_VECTOR_BYTES)
+        return snprintf(why, why_size, "vector is not 16 bytes"), 0;
+    if (p.nvec > 0 && (addr + p.head * elem) % WK_VECTOR_BYTES != 0)
+        return snprintf(why, why_size, "body not aligned"), 0;
+    if (p.head >= p.vec_elems && p.head != 0)
+        return snprintf(why, why_size, "head longer than a vector"), 0;
+    if (p.tail >= p.vec_elems)
+        return snprintf(why, why_size, "tail longer than a vector"), 0;
+    if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
+        return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
+    if (p.head > (size_t)p.grid * p.block || p.tail > (size_t)p.grid * p.block)
+        return snprintf(why, why_size, "head or tail larger than the threads"), 0;
+    return 1;
+}
+
+int main(void)
+{
+    wk_tally t = {0, 0};
+    const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 1000003, (size_t)1 << 31,
+                            ((size_t)1 << 31) + 5, (size_t)1 << 40};
+    const size_t elems[] = {2, 4, 8};
+    const int sms[] = {1, 132};
+    char why[128], label[256];
+    for (size_t e = 0; e < 3; ++e)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+            for (int k = 0; k < 8; ++k)
+                for (int g = 0; g < 2; ++g) {
+                    uintptr_t addr = 0x7f0000000000u + (uintptr_t)k * elems[e];
+                    int ok = check_plan(addr, sizes[s], elems[e], sms[g], why, sizeof why);
+                    snprintf(label, sizeof label, "elem %zu n %zu offset %d sms %d: %s", elems[e], sizes[s], k,
+                             sms[g], why);
+                    wk_expect(&t, ok, label);
+                }
+
+    wk_reduce_plan p;
+    wk_expect(&t, wk_plan_reduce(0x1001, 10, 4, 132, &p) == -1, "an address not aligned to the element is refused");
+    wk_expect(&t, wk_plan_reduce(0x1000, 10, 3, 132, &p) == -1, "an element size that does not divide 16 is refused");
+    wk_expect(&t, wk_plan_reduce(0x1000, 10, 4, 132, NULL) == -1, "NULL plan is refused");
+
+    wk_reduce_plan small, big;
+    wk_plan_reduce(0x1000, 1000, 4, 132, &small);
+    wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &big);
+    wk_expect(&t, small.grid == 1, "a small input runs in one block");
+    wk_expect(&t, big.grid == wk_reduce_max_grid(132), "a large input fills the device");
+    wk_expect(&t, wk_reduce_plan_depth(&big) > wk_reduce_plan_depth(&small), "depth grows with the work per thread");
+    /* 2^30 floats over 132 * blocks_per_sm * 256 threads: each thread folds
+     * at least n / threads elements, so the bound must be at least that. */
+    size_t threads = (size_t)big.grid * big.block;
+    wk_expect(&t, wk_reduce_plan_depth(&big) >= ((size_t)1 << 30) / threads, "depth covers each thread's share");
+    return wk_tally_finish(&t);
+}

@@ -1,0 +1,213 @@
+/* GPU test of wk_reduce's contract beyond the values: every bad argument
+ * returns its status with a message, launches nothing (checked by capturing
+ * the stream into a graph) and leaves the output as it was; a good call is
+ * exactly one kernel launch at every size; results repeat bit for bit;
+ * wk_reduce_to_host and managed memory work. Exits 77 without a device. */
+#include "generate.h"
+#include "test_util.h"
+#include "warpkit.h"
+
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON 0x5A
+#define OUT_BYTES 32
+
+static wk_context *ctx;
+static cudaStream_t stream;
+static wk_tally tally;
+
+#define CHECK_CUDA(call)                                                                       \
+    do {                                                                                       \
+        cudaError_t e_ = (call);                                                               \
+        if (e_ != cudaSuccess) {                                                               \
+            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+/* Runs wk_reduce under stream capture and reports how many graph nodes it
+ * added: the number of launches (and copies) the call enqueued. */
+static wk_status captured_reduce(const void *in, void *out, size_t n, wk_dtype dtype, wk_op op, size_t *nodes,
+                                 int *all_kernels)
+{
+    cudaGraph_t graph;
+    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    wk_status st = wk_reduce(ctx, in, out, n, dtype, op, stream);
+    CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+    CHECK_CUDA(cudaGraphGetNodes(graph, NULL, nodes));
+    *all_kernels = 1;
+    if (*nodes > 0) {
+        cudaGraphNode_t *list = malloc(*nodes * sizeof *list);
+        CHECK_CUDA(cudaGraphGetNodes(graph, list, nodes));
+        for (size_t i = 0; i < *nodes; ++i) {
+            enum cudaGraphNodeType type;
+            CHECK_CUDA(cudaGraphNodeGetType(list[i], &type));
+            *all_kernels &= type == cudaGraphNodeTypeKernel;
+        }
+        free(list);
+    }
+    CHECK_CUDA(cudaGraphDestroy(graph));
+    return st;
+}
+
+static int out_untouched(const void *d_out)
+{
+    unsigned char h[OUT_BYTES];
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    CHECK_CUDA(cudaMemcpy(h, d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < OUT_BYTES; ++i)
+        if (h[i] != POISON)
+            return 0;
+    return 1;
+}
+
+/* A bad call: the expected status, a message, no launch, output unchanged. */
+static void expect_rejected(const char *what, wk_status want, const void *in, void *d_out_region, void *out,
+                            size_t n, wk_dtype dtype, wk_op op)
+{
+    char label[256];
+    size_t nodes;
+    int kernels;
+    CHECK_CUDA(cudaMemset(d_out_region, POISON, OUT_BYTES));
+    wk_status got = captured_reduce(in, out, n, dtype, op, &nodes, &kernels);
+    snprintf(label, sizeof label, "%s: status %s (want %s), message '%s', %zu launches", what, wk_status_string(got),
+             wk_status_string(want), wk_last_error_message(), nodes);
+    wk_expect(&tally, got == want, label);
+    wk_expect(&tally, strlen(wk_last_error_message()) > 0, label);
+    wk_expect(&tally, nodes == 0, label);
+    wk_expect(&tally, out_untouched(d_out_region), label);
+    printf("rejected as expected? %s\n", label);
+}
+
+static void test_rejections(void *d_in, void *d_out)
+{
+    float host_in[16];
+    void *pinned;
+    CHECK_CUDA(cudaMallocHost(&pinned, 64));
+    expect_rejected("NULL d_in with n > 0", WK_ERROR_INVALID_ARGUMENT, NULL, d_out, d_out, 10, WK_F32, WK_SUM);
+    expect_rejected("NULL d_out", WK_ERROR_INVALID_ARGUMENT, d_in, d_out, NULL, 10, WK_F32, WK_SUM);
+    expect_rejected("dtype 99", WK_ERROR_INVALID_DTYPE, d_in, d_out, d_out, 10, (wk_dtype)99, WK_SUM);
+    expect_rejected("dtype -1", WK_ERROR_INVALID_DTYPE, d_in, d_out, d_out, 10, (wk_dtype)-1, WK_SUM);
+    expect_rejected("op 42", WK_ERROR_INVALID_OP, d_in, d_out, d_out, 10, WK_F32, (wk_op)42);
+    expect_rejected("xor on f32", WK_ERROR_UNSUPPORTED, d_in, d_out, d_out, 10, WK_F32, WK_XOR);
+    expect_rejected("and on bf16", WK_ERROR_UNSUPPORTED, d_in, d_out, d_out, 10, WK_BF16, WK_AND);
+    expect_rejected("host d_in", WK_ERROR_INVALID_POINTER, host_in, d_out, d_out, 16, WK_F32, WK_SUM);
+    expect_rejected("pinned host d_in", WK_ERROR_INVALID_POINTER, pinned, d_out, d_out, 16, WK_F32, WK_SUM);
+    expect_rejected("host d_out", WK_ERROR_INVALID_POINTER, d_in, d_out, host_in, 16, WK_F32, WK_SUM);
+    expect_rejected("d_in not aligned to its element", WK_ERROR_INVALID_POINTER, (char *)d_in + 1, d_out, d_out, 10,
+                    WK_F32, WK_SUM);
+    expect_rejected("argmax d_out not 8-aligned", WK_ERROR_INVALID_POINTER, d_in, d_out, (char *)d_out + 4, 10,
+                    WK_F32, WK_ARGMAX);
+    expect_rejected("n * size overflows", WK_ERROR_INVALID_ARGUMENT, d_in, d_out, d_out, SIZE_MAX / 2, WK_F32,
+                    WK_SUM);
+    expect_rejected("d_out inside d_in", WK_ERROR_INVALID_ARGUMENT, d_in, d_out, (char *)d_in + 64, 100, WK_F32,
+                    WK_SUM);
+
+    wk_status st = wk_reduce(NULL, d_in, d_out, 10, WK_F32, WK_SUM, stream);
+    wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT, "NULL context is rejected");
+    unsigned char h[16];
+    st = wk_reduce_to_host(ctx, d_in, NULL, 10, WK_F32, WK_SUM, stream);
+    wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT, "wk_reduce_to_host with NULL h_out is rejected");
+    memset(h, POISON, sizeof h);
+    st = wk_reduce_to_host(ctx, d_in, h, 10, WK_F64, WK_OR, stream);
+    wk_expect(&tally, st == WK_ERROR_UNSUPPORTED && h[0] == POISON, "wk_reduce_to_host rejects or on f64, h_out untouched");
+    CHECK_CUDA(cudaFreeHost(pinned));
+}
+
+/* One kernel launch and nothing else, at every size including n = 0 and
+ * n > 2^31 (captured, not run: only the launch count is checked). */
+static void test_single_launch(void *d_in, void *d_out)
+{
+    const size_t sizes[] = {0, 1, 1000, (size_t)1 << 20, ((size_t)1 << 31) + 5, (size_t)1 << 34};
+    const wk_op ops[] = {WK_SUM, WK_ARGMAX};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+        for (size_t o = 0; o < 2; ++o) {
+            size_t nodes;
+            int kernels;
+            wk_status st = captured_reduce(d_in, d_out, sizes[s], WK_F32, ops[o], &nodes, &kernels);
+            char label[128];
+            snprintf(label, sizeof label, "n=%zu %s: one kernel launch (got %zu nodes, status %s)", sizes[s],
+                     wk_op_name(ops[o]), nodes, wk_status_string(st));
+            wk_expect(&tally, st == WK_SUCCESS && nodes == 1 && kernels, label);
+        }
+}
+
+/* The same input gives the same bits, call after call. */
+static void test_repeatable(uint64_t seed)
+{
+    size_t n = ((size_t)1 << 24) + 7;
+    float *h = malloc(n * sizeof *h);
+    void *d;
+    wk_generate(h, n, WK_F32, WK_GEN_UNIFORM, seed);
+    CHECK_CUDA(cudaMalloc(&d, n * sizeof *h + 16));
+    CHECK_CUDA(cudaMemcpy((char *)d + 4, h, n * sizeof *h, cudaMemcpyHostToDevice));
+    float first = 0, again = 0;
+    int same = 1;
+    for (int run = 0; run < 20; ++run) {
+        if (wk_reduce_to_host(ctx, (char *)d + 4, &again, n, WK_F32, WK_SUM, stream) != WK_SUCCESS)
+            same = 0;
+        if (run == 0)
+            first = again;
+        same &= memcmp(&first, &again, sizeof first) == 0;
+    }
+    wk_expect(&tally, same, "f32 sum of 2^24 + 7 elements: same bits over 20 runs");
+    CHECK_CUDA(cudaFree(d));
+    free(h);
+}
+
+/* wk_reduce_to_host, n = 0 with a NULL input, and managed memory. */
+static void test_conveniences(uint64_t seed)
+{
+    size_t n = 100003;
+    int32_t *m;
+    CHECK_CUDA(cudaMallocManaged((void **)&m, n * sizeof *m, cudaMemAttachGlobal));
+    wk_generate(m, n, WK_I32, WK_GEN_UNIFORM, seed);
+    uint32_t want = 0;
+    for (size_t i = 0; i < n; ++i)
+        want += (uint32_t)m[i];
+    int32_t got = 0;
+    wk_status st = wk_reduce_to_host(ctx, m, &got, n, WK_I32, WK_SUM, stream);
+    wk_expect(&tally, st == WK_SUCCESS && (uint32_t)got == want, "i32 sum over managed memory via wk_reduce_to_host");
+    CHECK_CUDA(cudaFree(m));
+
+    wk_arg_result r;
+    memset(&r, 0x11, sizeof r);
+    st = wk_reduce_to_host(ctx, NULL, &r, 0, WK_F32, WK_ARGMIN, stream);
+    wk_expect(&tally, st == WK_SUCCESS && r.index == -1 && r.value.f32 > 3.4e38f,
+              "argmin of n = 0 (NULL input) gives +inf at index -1");
+}
+
+int main(void)
+{
+    wk_status st = wk_create(&ctx, -1);
+    if (st == WK_ERROR_NO_DEVICE) {
+        printf("SKIP: %s\n", wk_last_error_message());
+        return WK_TEST_SKIP;
+    }
+    if (st != WK_SUCCESS) {
+        printf("FAIL wk_create: %s\n", wk_last_error_message());
+        return 1;
+    }
+    uint64_t seed = wk_seed_from_time();
+    printf("seed %llu\n", (unsigned long long)seed);
+    CHECK_CUDA(cudaStreamCreate(&stream));
+    void *d_in, *d_out;
+    CHECK_CUDA(cudaMalloc(&d_in, 4096));
+    CHECK_CUDA(cudaMalloc(&d_out, OUT_BYTES));
+    CHECK_CUDA(cudaMemset(d_in, 0, 4096));
+
+    test_rejections(d_in, d_out);
+    test_single_launch(d_in, d_out);
+    test_repeatable(seed);
+    test_conveniences(seed);
+
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaStreamDestroy(stream));
+    wk_destroy(ctx);
+    return wk_tally_finish(&tally);
+}

@@ -1,0 +1,55 @@
+/* The warpkit command. */
+#include "bench.h"
+#include "cli.h"
+#include "verify.h"
+#include "warpkit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpkit COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  info     the device, its SMs, L2, memory and measured bandwidth ceilings\n"
+            "  verify   run the GPU checks; TEST PASS / TEST FAIL per case\n"
+            "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32\n"
+            "  help     this text\n"
+            "\n"
+            "options:\n"
+            "  --json FILE       bench: also write the results as JSON\n"
+            "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
+            "  --max-n N         bench: largest size (default 2^30)\n"
+            "  --repeats N       bench: timed batches per case, median reported (default 9)\n"
+            "  --quick           verify: skip the sizes over 2^31; bench: sizes up to 2^24\n"
+            "  --device N        CUDA device (default: the current one)\n"
+            "\n"
+            "exit status: 0 success, 1 a check failed, 2 usage or runtime error, 3 no CUDA device\n");
+}
+
+int main(int argc, char **argv)
+{
+    wk_cli_options opts;
+    char err[256];
+    if (wk_parse_cli(argc, argv, &opts, err, sizeof err) != 0) {
+        fprintf(stderr, "warpkit: %s\n\n", err);
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(opts.command, "info") == 0)
+        return wk_info_main(&opts);
+    if (strcmp(opts.command, "verify") == 0)
+        return wk_verify_main(&opts);
+    if (strcmp(opts.command, "bench") == 0)
+        return wk_bench_main(&opts);
+    if (strcmp(opts.command, "help") == 0 || strcmp(opts.command, "--help") == 0 ||
+        strcmp(opts.command, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "warpkit: unknown command '%s'\n\n", opts.command);
+    usage(stderr);
+    return 2;
+}
