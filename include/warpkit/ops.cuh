@@ -6,8 +6,9 @@
  * Types: int, unsigned, long long, unsigned long long, float, double,
  * __half, __nv_bfloat16 (the bitwise ops: the integer types only).
  *
- * min / max propagate NaN: if either operand is NaN the result is NaN (the
- * first one when both are). -0.0 and +0.0 compare equal; the first is kept.
+ * min / max propagate NaN: if either operand is NaN the result is NaN.
+ * -0.0 and +0.0 compare equal: which of the two (and which NaN payload) a
+ * reduction returns depends on its combining order, and is not specified.
  */
 #ifndef WARPKIT_OPS_CUH
 #define WARPKIT_OPS_CUH

@@ -25,7 +25,15 @@ namespace wk {
 
 constexpr unsigned full_mask = 0xffffffffu;
 
-__device__ inline unsigned lane_id() { return threadIdx.x & 31u; }
+/* The hardware lane index. threadIdx.x & 31 would be wrong in 2D and 3D
+ * blocks whose x extent is not a multiple of 32: warps are cut from the
+ * linear thread index. */
+__device__ inline unsigned lane_id()
+{
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
 
 /* Mask of the lanes below the calling lane. */
 __device__ inline unsigned lanes_below()
@@ -107,12 +115,18 @@ template <class T, class Op> __device__ inline T warp_reduce(T v, Op op)
     return v;
 }
 
-/* Reduce over the 32 lanes; every lane holds the result (butterfly). */
+/* Reduce over the 32 lanes; every lane holds the result (butterfly). Both
+ * partners of each exchange combine (lower half, upper half) in that order,
+ * so every lane ends with the same bits even for ops that are not bitwise
+ * commutative (min / max on -0.0 and +0.0, NaN payloads). */
 template <class T, class Op> __device__ inline T warp_allreduce(T v, Op op)
 {
+    const unsigned lane = lane_id();
 #pragma unroll
-    for (int lane_mask = 16; lane_mask > 0; lane_mask >>= 1)
-        v = op(v, shfl_xor(full_mask, v, lane_mask));
+    for (int lane_mask = 16; lane_mask > 0; lane_mask >>= 1) {
+        T other = shfl_xor(full_mask, v, lane_mask);
+        v = (lane & lane_mask) ? op(other, v) : op(v, other);
+    }
     return v;
 }
 

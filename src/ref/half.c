@@ -5,14 +5,13 @@
 /* CUDA drops a NaN's sign and payload when it converts; matching that keeps
  * round trips through the GPU and through this file bit-identical. */
 #define CANONICAL_NAN16 0x7fffu
-#define CANONICAL_NAN32 0x7fffffffu
 
 #define F32_ABS_MASK 0x7fffffffu
 #define F32_INF 0x7f800000u
 
 /* f16 layout: 1 sign, 5 exponent (bias 15), 10 mantissa bits; float has
- * bias 127 and 23 mantissa bits, so a normal f16 moves to float by adding
- * 112 to the exponent and 13 zero bits to the mantissa. */
+ * bias 127 and 23 mantissa bits, so a normal float moves to f16 by
+ * subtracting 112 from the exponent and rounding 13 mantissa bits away. */
 #define F16_EXP_REBIAS (112u << 23)
 #define F16_MANT_SHIFT 13u
 #define F16_INF 0x7c00u
@@ -32,13 +31,6 @@ static uint32_t float_bits(float f)
     return u;
 }
 
-static float bits_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* m >> s, rounded to nearest with ties to even; 1 <= s <= 31. A carry out of
  * the mantissa correctly bumps the exponent field above it. */
 static uint32_t shift_round_even(uint32_t m, unsigned s)
@@ -47,22 +39,6 @@ static uint32_t shift_round_even(uint32_t m, unsigned s)
     uint32_t rem = m & ((1u << s) - 1u);
     uint32_t half = 1u << (s - 1u);
     return q + (rem > half || (rem == half && (q & 1u)));
-}
-
-float wk_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t mant = h & 0x3ffu;
-
-    if (exp == 0x1fu)
-        return bits_float(mant ? CANONICAL_NAN32 : sign | F32_INF);
-    if (exp == 0) {
-        /* Subnormal: mant * 2^-24, exact in float, whose range is wider. */
-        float mag = (float)mant * 0x1p-24f;
-        return bits_float(sign | float_bits(mag));
-    }
-    return bits_float(sign | (((exp << 10 | mant) << F16_MANT_SHIFT) + F16_EXP_REBIAS));
 }
 
 uint16_t wk_float_to_half(float f)
@@ -87,12 +63,6 @@ uint16_t wk_float_to_half(float f)
     return (uint16_t)(sign | shift_round_even(sig, 126u - e));
 }
 
-float wk_bf16_to_float(uint16_t h)
-{
-    /* bf16 is the high half of a float; its NaNs are already NaN there. */
-    return bits_float((uint32_t)h << 16);
-}
-
 uint16_t wk_float_to_bf16(float f)
 {
     uint32_t x = float_bits(f);
@@ -102,3 +72,7 @@ uint16_t wk_float_to_bf16(float f)
      * the largest finite values into infinity exactly as IEEE requires. */
     return (uint16_t)shift_round_even(x, 16);
 }
+
+/* The external definitions of the decoders that half.h defines inline. */
+extern inline float wk_half_to_float(uint16_t h);
+extern inline float wk_bf16_to_float(uint16_t h);

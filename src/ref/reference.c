@@ -121,9 +121,9 @@ void wk_ref_store(void *data, size_t i, wk_dtype dtype, long double v)
 
 /* -------------------------------------------------------------- kernels */
 
-/* Block size of the float sum: each block sums into 4 independent long
- * double accumulators (for throughput), blocks add into a mid-level sum that
- * flushes every SUM_BLOCK blocks. The rounding depth stays about
+/* Float sums run in blocks of SUM_BLOCK elements; block sums add into a
+ * mid-level sum that flushes every SUM_BLOCK blocks. With the 4 independent
+ * accumulators per block (for throughput), the rounding depth stays about
  * SUM_BLOCK / 4 + SUM_BLOCK + n / SUM_BLOCK^2 additions at 2^-64 each, far
  * below the GPU's float or double error that the check tolerates. */
 #define SUM_BLOCK ((size_t)1024)
@@ -133,30 +133,69 @@ typedef struct float_sums {
     long double abs_sum;
 } float_sums;
 
-KERNEL float_sums float_block_sum(const void *in, size_t begin, size_t end, float_loader load)
+/* sum|x| only scales a tolerance, so double is precise enough for it, and
+ * keeping it out of the x87 registers leaves them to the four long double
+ * accumulators (more would spill to memory, which costs several times the
+ * additions). Only f64 inputs near DBL_MAX can overflow it; such a block is
+ * summed again in long double. */
+KERNEL long double long_abs_sum(const void *in, size_t begin, size_t end, float_loader load)
 {
-    long double s[4] = {0, 0, 0, 0}, a[2] = {0, 0};
+    long double a = 0;
+    for (size_t i = begin; i < end; i++)
+        a += fabs(load(in, i));
+    return a;
+}
+
+KERNEL float_sums block_sums_long(const void *in, size_t begin, size_t end, float_loader load)
+{
+    long double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    double a0 = 0, a1 = 0;
     size_t i = begin;
     for (; i + 4 <= end; i += 4) {
         double x0 = load(in, i), x1 = load(in, i + 1);
         double x2 = load(in, i + 2), x3 = load(in, i + 3);
-        s[0] += x0;
-        s[1] += x1;
-        s[2] += x2;
-        s[3] += x3;
-        a[0] += fabs(x0) + (long double)fabs(x1);
-        a[1] += fabs(x2) + (long double)fabs(x3);
+        s0 += x0;
+        s1 += x1;
+        s2 += x2;
+        s3 += x3;
+        a0 += fabs(x0) + fabs(x1);
+        a1 += fabs(x2) + fabs(x3);
     }
     for (; i < end; i++) {
         double x = load(in, i);
-        s[0] += x;
-        a[0] += fabs(x);
+        s0 += x;
+        a0 += fabs(x);
     }
-    float_sums r = {(s[0] + s[1]) + (s[2] + s[3]), a[0] + a[1]};
+    float_sums r = {(s0 + s1) + (s2 + s3), (long double)a0 + a1};
+    if (isinf(r.abs_sum))
+        r.abs_sum = long_abs_sum(in, begin, end, load);
     return r;
 }
 
-KERNEL float_sums float_sum(const void *in, size_t n, float_loader load)
+/* f16 values are multiples of 2^-24 below 2^16 in magnitude, so any sum of
+ * up to 2^13 of them is a multiple of 2^-24 below 2^29: 53 bits, exact in
+ * double. This block sum is therefore exact, and spares the slow moves of
+ * decoded values into x87 registers. */
+KERNEL float_sums block_sums_f16(const void *in, size_t begin, size_t end, float_loader load)
+{
+    double s0 = 0, s1 = 0, a0 = 0, a1 = 0;
+    size_t i = begin;
+    for (; i + 2 <= end; i += 2) {
+        double x0 = load(in, i), x1 = load(in, i + 1);
+        s0 += x0;
+        s1 += x1;
+        a0 += fabs(x0);
+        a1 += fabs(x1);
+    }
+    if (i < end) {
+        s0 += load(in, i);
+        a0 += fabs(load(in, i));
+    }
+    float_sums r = {(long double)s0 + s1, (long double)a0 + a1};
+    return r;
+}
+
+KERNEL float_sums float_sum(const void *in, size_t n, float_loader load, int f16_exact)
 {
     const size_t outer = SUM_BLOCK * SUM_BLOCK;
     float_sums total = {0, 0};
@@ -164,7 +203,9 @@ KERNEL float_sums float_sum(const void *in, size_t n, float_loader load)
         size_t o_end = n - o < outer ? n : o + outer;
         float_sums mid = {0, 0};
         for (size_t b = o; b < o_end; b += SUM_BLOCK) {
-            float_sums blk = float_block_sum(in, b, o_end - b < SUM_BLOCK ? o_end : b + SUM_BLOCK, load);
+            size_t b_end = o_end - b < SUM_BLOCK ? o_end : b + SUM_BLOCK;
+            float_sums blk = f16_exact ? block_sums_f16(in, b, b_end, load)
+                                       : block_sums_long(in, b, b_end, load);
             mid.sum += blk.sum;
             mid.abs_sum += blk.abs_sum;
         }
@@ -258,10 +299,11 @@ KERNEL void int_outcome(const void *in, size_t n, wk_op op, int_loader load,
         o->index = int_extreme(in, n, load, op_wants_max(op) ? ~order_flip : order_flip);
 }
 
-KERNEL void float_outcome(const void *in, size_t n, wk_op op, float_loader load, outcome *o)
+KERNEL void float_outcome(const void *in, size_t n, wk_op op, float_loader load,
+                          int f16_exact, outcome *o)
 {
     if (op == WK_SUM)
-        o->sums = float_sum(in, n, load);
+        o->sums = float_sum(in, n, load, f16_exact);
     else
         o->index = float_extreme(in, n, load, op_wants_max(op) ? -1.0 : 1.0);
 }
@@ -275,10 +317,10 @@ static void compute_outcome(const void *in, size_t n, wk_dtype dtype, wk_op op, 
     case WK_U32: int_outcome(in, n, op, load_u32, 0, o); break;
     case WK_I64: int_outcome(in, n, op, load_i64, SIGNED_ORDER_FLIP, o); break;
     case WK_U64: int_outcome(in, n, op, load_u64, 0, o); break;
-    case WK_F32: float_outcome(in, n, op, load_f32, o); break;
-    case WK_F64: float_outcome(in, n, op, load_f64, o); break;
-    case WK_F16: float_outcome(in, n, op, load_f16, o); break;
-    case WK_BF16: float_outcome(in, n, op, load_bf16, o); break;
+    case WK_F32: float_outcome(in, n, op, load_f32, 0, o); break;
+    case WK_F64: float_outcome(in, n, op, load_f64, 0, o); break;
+    case WK_F16: float_outcome(in, n, op, load_f16, 1, o); break;
+    case WK_BF16: float_outcome(in, n, op, load_bf16, 0, o); break;
     }
 }
 
@@ -470,25 +512,35 @@ double wk_ref_sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum, l
 }
 
 /* Infinities and NaN are not bounded by a tolerance: a NaN reference needs
- * NaN, an infinite one the same infinity. A finite reference overflows on
- * the GPU only if its float accumulator could reach the overflow threshold
- * within the accumulation error; then the GPU must give the infinity of the
- * reference's sign, which it must also give whenever the rounded reference
- * is infinite. */
+ * NaN, an infinite one the same infinity. A finite reference overflows the
+ * output dtype when the GPU's accumulated value, within the accumulation
+ * error of it, reaches the overflow threshold: certainly if the whole error
+ * interval lies beyond it (then only the matching infinity passes), possibly
+ * if the interval straddles it (then that infinity passes too). */
 static int sum_matches(wk_dtype dtype, size_t depth, const float_sums *s, long double got,
-                       long double tol)
+                       long double tol, const char **rule)
 {
     long double ref = s->sum;
-    if (isnan(ref) || isnan(got))
+    if (isnan(ref) || isnan(got)) {
+        *rule = "a NaN sum needs NaN";
         return isnan(ref) && isnan(got);
-    if (isinf(ref))
+    }
+    if (isinf(ref)) {
+        *rule = "an infinite sum needs the same infinity";
         return got == ref;
+    }
     long double limit = overflow_threshold(dtype);
-    long double reach = fabsl(ref) + accumulation_error(dtype, depth, s->abs_sum);
-    if (fabsl(ref) >= limit)
-        return got == copysignl(INFINITY, ref);
-    if (isinf(got))
-        return reach >= limit && signbit(got) == signbit(ref);
+    long double acc_err = accumulation_error(dtype, depth, s->abs_sum);
+    long double signed_inf = copysignl(INFINITY, ref);
+    if (fabsl(ref) - acc_err >= limit) {
+        *rule = "the sum overflows the dtype, needs the infinity";
+        return got == signed_inf;
+    }
+    if (isinf(got)) {
+        *rule = "infinity only where the accumulator may reach overflow";
+        return got == signed_inf && fabsl(ref) + acc_err >= limit;
+    }
+    *rule = "within tolerance";
     return fabsl(got - ref) <= tol;
 }
 
@@ -515,16 +567,17 @@ static int check_float_sum(const void *in, size_t n, wk_dtype dtype, size_t dept
     wk_ref_store(&expected, 0, dtype, s.sum);
     long double g = wk_ref_load(got, 0, dtype);
     long double tol = sum_tolerance(dtype, depth, s.abs_sum, s.sum);
-    int ok = sum_matches(dtype, depth, &s, g, tol);
+    const char *rule;
+    int ok = sum_matches(dtype, depth, &s, g, tol, &rule);
 
     char e_txt[64], g_txt[64];
     wk_ref_format(dtype, WK_SUM, &expected, e_txt, sizeof e_txt);
     wk_ref_format(dtype, WK_SUM, got, g_txt, sizeof g_txt);
     snprintf(msg, msg_size,
              "%s: expected %s (exact %.21Lg) got %s, |diff| %.3Lg vs tol %.3Lg "
-             "(depth %zu, sum|x| %.6Lg): %s",
+             "(depth %zu, sum|x| %.6Lg): %s (%s)",
              head, e_txt, s.sum, g_txt, fabsl(g - s.sum), tol, depth, s.abs_sum,
-             ok ? "ok" : "MISMATCH");
+             ok ? "ok" : "MISMATCH", rule);
     return ok;
 }
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the build needs if it is missing (CMake, Ninja, a C compiler;
+# the CUDA toolkit must already be installed), then configures and builds
+# warpkit into ./build. Extra arguments go to CMake's configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v ninja >/dev/null || need_apt+=(ninja-build)
+command -v gcc >/dev/null || need_apt+=(gcc g++)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "installing: ${need_apt[*]}"
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need_apt[@]}"
+fi
+
+if ! command -v nvcc >/dev/null; then
+    for dir in /usr/local/cuda/bin /usr/local/cuda-*/bin; do
+        [ -x "$dir/nvcc" ] && export PATH="$dir:$PATH" && break
+    done
+fi
+if ! command -v nvcc >/dev/null; then
+    echo "error: the CUDA toolkit (nvcc) was not found; install it from NVIDIA and put nvcc on PATH" >&2
+    exit 1
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" "$@"
+cmake --build build

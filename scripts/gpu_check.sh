@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The GPU check, run on a machine with an NVIDIA GPU: builds for sm_90, runs
+# every test, compute-sanitizer (memcheck, racecheck, synccheck) over the GPU
+# tests, the device info and the benchmark against CUB, and writes
+# <GPU>.json in the results format of bench/results/.
+#
+# Usage: WK_COMMIT=<sha measured> scripts/gpu_check.sh [OUTPUT_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-${OUT:-results-out}}
+mkdir -p "$out"
+commit=${WK_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+logs=$out/logs
+mkdir -p "$logs"
+
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+case "$gpu" in
+    *H100*) tag=H100 ;;
+    *H200*) tag=H200 ;;
+    *) tag=$(echo "$gpu" | tr -c 'A-Za-z0-9\n' '_') ;;
+esac
+echo "== $gpu ($tag), commit $commit"
+
+echo "== build"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure.log" 2>&1 &&
+    cmake --build build-gpu >"$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; exit 1; }
+
+echo "== tests"
+ctest --test-dir build-gpu --output-on-failure >"$logs/ctest.log" 2>&1
+grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
+
+echo "== compute-sanitizer"
+: >"$logs/sanitizer.log"
+for tool in memcheck racecheck synccheck; do
+    for t in test_reduce test_reduce_api test_primitives; do
+        [ -x "build-gpu/tests/$t" ] || continue
+        echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
+        WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed, " "$logs/san_${tool}_$t.log" | tee -a "$logs/sanitizer.log"
+    done
+done
+
+echo "== info"
+build-gpu/tools/warpkit info | tee "$logs/info.log"
+
+echo "== bench"
+build-gpu/tools/warpkit bench --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
+
+python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
+    --bench "$out/bench.json" --out "$out/$tag.json"
+echo "== wrote $out/$tag.json"

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Assembles bench/results/<GPU>.json from one GPU check: the commit it
+measured, the device, the ceilings and rows of `warpkit bench --json`, the
+CTest counts and the compute-sanitizer error counts."""
+import argparse
+import datetime
+import glob
+import json
+import os
+import re
+
+
+def ctest_counts(path):
+    text = open(path).read()
+    total = re.search(r"tests passed, (\d+) tests failed out of (\d+)", text)
+    skipped = len(re.findall(r"\(Skipped\)", text))
+    if not total:
+        return {"passed": 0, "failed": -1, "skipped": skipped}
+    failed, count = int(total.group(1)), int(total.group(2))
+    return {"passed": count - failed - skipped, "failed": failed, "skipped": skipped}
+
+
+def sanitizer_errors(log_dir, tool):
+    """Errors compute-sanitizer reported for `tool` over all test programs;
+    -1 if a log is missing its summary (the run did not finish)."""
+    total = 0
+    logs = glob.glob(os.path.join(log_dir, f"san_{tool}_*.log"))
+    if not logs:
+        return -1
+    for path in logs:
+        text = open(path).read()
+        m = re.search(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:error|hazard)", text)
+        if not m:
+            return -1
+        total += int(m.group(1))
+    return total
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--commit", required=True)
+    p.add_argument("--ctest", required=True)
+    p.add_argument("--sanitizer-dir", required=True)
+    p.add_argument("--bench", required=True)
+    p.add_argument("--out", required=True)
+    a = p.parse_args()
+
+    bench = json.load(open(a.bench))
+    result = {
+        "commit": a.commit,
+        "device": bench["device"],
+        "date": datetime.date.today().isoformat(),
+        "ceilings": bench["ceilings"],
+        "tests": ctest_counts(a.ctest),
+        "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
+                      for t in ("memcheck", "racecheck", "synccheck")},
+        "bench": bench["bench"],
+    }
+    with open(a.out, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

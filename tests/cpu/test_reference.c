@@ -1,0 +1,852 @@
+/* Tests of the CPU reference (src/ref): half / bfloat16 conversion, the
+ * reference reduce's semantics, its checker, and the data generator.
+ *
+ * Expected values are written out by hand (or computed by deliberately naive
+ * loops), never by the code under test, so a wrong reference fails here
+ * rather than silently blessing a wrong GPU result later.
+ */
+#define _POSIX_C_SOURCE 200112L /* setenv / unsetenv, to test WK_SEED */
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generate.h"
+#include "half.h"
+#include "reference.h"
+
+/* ---------------------------------------------------------- harness */
+
+static int n_passed, n_failed;
+
+static int check(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s ", ok ? "ok  " : "FAIL");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    if (ok)
+        n_passed++;
+    else
+        n_failed++;
+    return ok;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static int is_nan16(uint16_t h, int bf16)
+{
+    return bf16 ? (h & 0x7fffu) > 0x7f80u : (h & 0x7fffu) > 0x7c00u;
+}
+
+/* --------------------------------------------------- half conversion */
+
+typedef struct {
+    float in;
+    uint16_t out;
+    const char *what;
+} encode_case;
+
+static void test_half_encode_known(void)
+{
+    const encode_case cases[] = {
+        {1.0f, 0x3c00, "1"},
+        {-2.0f, 0xc000, "-2"},
+        {0.1f, 0x2e66, "0.1"},
+        {0.0f, 0x0000, "+0"},
+        {-0.0f, 0x8000, "-0"},
+        {65504.0f, 0x7bff, "max finite"},
+        {65519.99f, 0x7bff, "just below the overflow tie"},
+        {65520.0f, 0x7c00, "overflow tie rounds to inf (even)"},
+        {1e10f, 0x7c00, "overflow"},
+        {-1e10f, 0xfc00, "negative overflow"},
+        {INFINITY, 0x7c00, "+inf"},
+        {-INFINITY, 0xfc00, "-inf"},
+        {0x1p-14f, 0x0400, "least normal"},
+        {0x1.ff8p-15f, 0x03ff, "largest subnormal"},
+        {0x1p-24f, 0x0001, "least subnormal"},
+        {-0x1p-24f, 0x8001, "negative least subnormal"},
+        {0x1p-25f, 0x0000, "half the least subnormal ties to 0"},
+        {0x1.000002p-25f, 0x0001, "just above half the least subnormal"},
+        {0x1.8p-24f, 0x0002, "1.5 subnormal ulps ties to even 2"},
+        {0x1p-26f, 0x0000, "far below the least subnormal"},
+        {1.0f + 0x1p-11f, 0x3c00, "tie between 1 and 1+2^-10 goes to even"},
+        {1.0f + 0x3p-11f, 0x3c02, "tie between 0x3c01 and 0x3c02 goes to even"},
+        {1.0f + 0x1p-11f + 0x1p-20f, 0x3c01, "just above a tie rounds up"},
+        {0x1p-140f, 0x0000, "float subnormal"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint16_t got = wk_float_to_half(cases[k].in);
+        check(got == cases[k].out, "f16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
+              (double)cases[k].in, got, cases[k].out);
+    }
+    uint16_t nan = wk_float_to_half(NAN);
+    check(nan == 0x7fff, "f16 encode NaN gives CUDA's canonical 0x7fff: 0x%04x", nan);
+    uint16_t neg_nan = wk_float_to_half(f32_from_bits(0xffc00001u));
+    check(is_nan16(neg_nan, 0), "f16 encode of a negative NaN with payload stays NaN: 0x%04x", neg_nan);
+}
+
+static void test_bf16_encode_known(void)
+{
+    const encode_case cases[] = {
+        {1.0f, 0x3f80, "1"},
+        {0.1f, 0x3dcd, "0.1"},
+        {-0.0f, 0x8000, "-0"},
+        {1.0f + 0x1p-8f, 0x3f80, "tie between 1 and 1+2^-7 goes to even"},
+        {1.0f + 0x3p-8f, 0x3f82, "tie between 0x3f81 and 0x3f82 goes to even"},
+        {1.0f + 0x1p-8f + 0x1p-23f, 0x3f81, "just above a tie rounds up"},
+        {FLT_MAX, 0x7f80, "FLT_MAX rounds up to inf"},
+        {f32_from_bits(0x7f7f7fffu), 0x7f7f, "just below the overflow tie"},
+        {f32_from_bits(0x7f7f8000u), 0x7f80, "overflow tie rounds to inf (even)"},
+        {-INFINITY, 0xff80, "-inf"},
+        {f32_from_bits(0x00000001u), 0x0000, "least float subnormal"},
+        {f32_from_bits(0x00008000u), 0x0000, "subnormal tie to even 0"},
+        {f32_from_bits(0x00018000u), 0x0002, "subnormal tie to even 2"},
+        {f32_from_bits(0x00010000u), 0x0001, "least bf16 subnormal"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint16_t got = wk_float_to_bf16(cases[k].in);
+        check(got == cases[k].out, "bf16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
+              (double)cases[k].in, got, cases[k].out);
+    }
+    uint16_t nan = wk_float_to_bf16(f32_from_bits(0xff800001u));
+    check(nan == 0x7fff, "bf16 encode of a signalling negative NaN gives 0x7fff: 0x%04x", nan);
+}
+
+static void test_decode_known(void)
+{
+    check(wk_half_to_float(0x3c00) == 1.0f, "f16 decode 0x3c00 = 1");
+    check(wk_half_to_float(0x0001) == 0x1p-24f, "f16 decode 0x0001 = 2^-24");
+    check(wk_half_to_float(0x03ff) == 0x3ffp-24f, "f16 decode 0x03ff = 1023 * 2^-24");
+    check(wk_half_to_float(0x7bff) == 65504.0f, "f16 decode 0x7bff = 65504");
+    check(wk_half_to_float(0xfc00) == -INFINITY, "f16 decode 0xfc00 = -inf");
+    float neg_zero = wk_half_to_float(0x8000);
+    check(neg_zero == 0.0f && signbit(neg_zero), "f16 decode 0x8000 = -0");
+    check(isnan(wk_half_to_float(0x7e00)) && isnan(wk_half_to_float(0xfc01)),
+          "f16 decode NaN patterns give NaN");
+    check(wk_bf16_to_float(0x3f80) == 1.0f, "bf16 decode 0x3f80 = 1");
+    check(wk_bf16_to_float(0x0001) == 0x1p-133f, "bf16 decode 0x0001 = 2^-133");
+    check(wk_bf16_to_float(0xff80) == -INFINITY, "bf16 decode 0xff80 = -inf");
+    check(isnan(wk_bf16_to_float(0x7fc1)), "bf16 decode NaN gives NaN");
+}
+
+/* Every pattern decodes and re-encodes to itself, NaN to a NaN; a decoded
+ * value is NaN exactly when the pattern is. */
+static void test_round_trip(int bf16)
+{
+    const char *name = bf16 ? "bf16" : "f16";
+    unsigned bad = 0;
+    for (uint32_t h = 0; h <= 0xffffu; h++) {
+        float f = bf16 ? wk_bf16_to_float((uint16_t)h) : wk_half_to_float((uint16_t)h);
+        uint16_t back = bf16 ? wk_float_to_bf16(f) : wk_float_to_half(f);
+        int nan = is_nan16((uint16_t)h, bf16);
+        int ok = nan ? isnan(f) && is_nan16(back, bf16) : !isnan(f) && back == h;
+        if (!ok && bad++ < 5)
+            printf("     %s 0x%04x -> %a -> 0x%04x\n", name, (unsigned)h, (double)f, back);
+    }
+    check(bad == 0, "%s round trip of all 65536 patterns: %u mismatches", name, bad);
+}
+
+/* For every pair of adjacent positive finite values, the float halfway
+ * between them must round to the one with an even pattern, and the floats
+ * just beside the midpoint to the nearer one. */
+static void test_ties_exhaustive(int bf16)
+{
+    const char *name = bf16 ? "bf16" : "f16";
+    uint32_t last = bf16 ? 0x7f7fu : 0x7bffu;
+    unsigned bad = 0;
+    for (uint32_t h = 0; h < last; h++) {
+        float lo = bf16 ? wk_bf16_to_float((uint16_t)h) : wk_half_to_float((uint16_t)h);
+        float hi = bf16 ? wk_bf16_to_float((uint16_t)(h + 1)) : wk_half_to_float((uint16_t)(h + 1));
+        float mid = lo + (hi - lo) / 2; /* exact: float has 13+ more bits */
+        float below = nextafterf(mid, 0.0f), above = nextafterf(mid, INFINITY);
+        uint16_t even = (uint16_t)((h & 1u) ? h + 1 : h);
+        uint16_t (*enc)(float) = bf16 ? wk_float_to_bf16 : wk_float_to_half;
+        int ok = enc(mid) == even && enc(below) == h && enc(above) == h + 1 &&
+                 enc(-mid) == (even | 0x8000u);
+        if (!ok && bad++ < 5)
+            printf("     %s tie between 0x%04x and 0x%04x: mid -> 0x%04x\n", name, (unsigned)h,
+                   (unsigned)(h + 1), enc(mid));
+    }
+    check(bad == 0, "%s ties to even at all %u midpoints: %u mismatches", name, (unsigned)last, bad);
+}
+
+/* ------------------------------------------------------- load / store */
+
+static void test_store_rounding(void)
+{
+    uint16_t h;
+    /* 1 + 2^-11 + 2^-40 is above the f16 tie at 1 + 2^-11; rounding through
+     * float first would land exactly on the tie and go down to 1. */
+    wk_ref_store(&h, 0, WK_F16, 1.0L + 0x1p-11L + 0x1p-40L);
+    check(h == 0x3c01, "f16 store rounds once (no double rounding): 0x%04x, want 0x3c01", h);
+    wk_ref_store(&h, 0, WK_BF16, 1.0L + 0x1p-8L + 0x1p-40L);
+    check(h == 0x3f81, "bf16 store rounds once (no double rounding): 0x%04x, want 0x3f81", h);
+    wk_ref_store(&h, 0, WK_F16, -(1.0L + 0x1p-11L));
+    check(h == 0xbc00, "f16 store of an exact tie goes to even: 0x%04x, want 0xbc00", h);
+    wk_ref_store(&h, 0, WK_F16, 70000.0L);
+    check(h == 0x7c00, "f16 store overflows to inf: 0x%04x", h);
+
+    int32_t i32;
+    wk_ref_store(&i32, 0, WK_I32, 0x1p32L + 5);
+    check(i32 == 5, "i32 store of 2^32 + 5 wraps to 5: %" PRId32, i32);
+    wk_ref_store(&i32, 0, WK_I32, -3.9L);
+    check(i32 == -3, "i32 store truncates -3.9 to -3: %" PRId32, i32);
+    uint32_t u32;
+    wk_ref_store(&u32, 0, WK_U32, -1.0L);
+    check(u32 == UINT32_MAX, "u32 store of -1 wraps to 0xffffffff: 0x%" PRIx32, u32);
+    uint64_t u64;
+    wk_ref_store(&u64, 0, WK_U64, 0x1p64L + 8); /* + 7 would not be exact */
+    check(u64 == 8, "u64 store of 2^64 + 8 wraps to 8: %" PRIu64, u64);
+    wk_ref_store(&u64, 0, WK_U64, -7.0L);
+    check(u64 == UINT64_MAX - 6, "u64 store of -7 wraps to 2^64 - 7: %" PRIu64, u64);
+    int64_t i64;
+    wk_ref_store(&i64, 0, WK_I64, -0x1p63L);
+    check(i64 == INT64_MIN, "i64 store of -2^63: %" PRId64, i64);
+    check(wk_ref_load(&i64, 0, WK_I64) == -0x1p63L, "i64 load of INT64_MIN is exact");
+}
+
+/* ---------------------------------------------------------- identities */
+
+/* The n = 0 result of (dtype, op) as warpkit.h documents it, spelled out per
+ * dtype: bits of the value and, for arg ops, index -1. */
+static uint64_t expected_identity_bits(wk_dtype dtype, wk_op op)
+{
+    static const uint64_t min_id[WK_DTYPE_COUNT] = {
+        0x7fffffffu, 0xffffffffu, 0x7fffffffffffffffu, 0xffffffffffffffffu,
+        0x7f800000u, 0x7ff0000000000000u, 0x7c00u, 0x7f80u};
+    static const uint64_t max_id[WK_DTYPE_COUNT] = {
+        0x80000000u, 0, 0x8000000000000000u, 0,
+        0xff800000u, 0xfff0000000000000u, 0xfc00u, 0xff80u};
+    static const uint64_t ones[WK_DTYPE_COUNT] = {
+        0xffffffffu, 0xffffffffu, UINT64_MAX, UINT64_MAX, 0, 0, 0, 0};
+    switch (op) {
+    case WK_MIN: case WK_ARGMIN: return min_id[dtype];
+    case WK_MAX: case WK_ARGMAX: return max_id[dtype];
+    case WK_AND: return ones[dtype];
+    default: return 0;
+    }
+}
+
+static uint64_t value_bits(const void *v, wk_dtype dtype)
+{
+    uint64_t bits = 0;
+    switch (wk_dtype_size(dtype)) {
+    case 2: { uint16_t x; memcpy(&x, v, 2); bits = x; break; }
+    case 4: { uint32_t x; memcpy(&x, v, 4); bits = x; break; }
+    case 8: memcpy(&bits, v, 8); break;
+    }
+    return bits;
+}
+
+static void test_identities(void)
+{
+    for (int d = 0; d < WK_DTYPE_COUNT; d++) {
+        for (int o = 0; o < WK_OP_COUNT; o++) {
+            wk_dtype dtype = (wk_dtype)d;
+            wk_op op = (wk_op)o;
+            wk_arg_result r, id;
+            memset(&r, 0xab, sizeof r);
+            memset(&id, 0xcd, sizeof id);
+            wk_status st = wk_ref_reduce(NULL, 0, dtype, op, &r);
+            int bitwise = op == WK_AND || op == WK_OR || op == WK_XOR;
+            if (bitwise && d >= WK_F32) {
+                check(st == WK_ERROR_UNSUPPORTED, "%s %s n=0: unsupported (status %d)",
+                      wk_dtype_name(dtype), wk_op_name(op), (int)st);
+                continue;
+            }
+            wk_ref_identity(dtype, op, &id);
+            uint64_t want = expected_identity_bits(dtype, op);
+            uint64_t got = value_bits(&r.value, dtype);
+            int arg = op == WK_ARGMIN || op == WK_ARGMAX;
+            int ok = st == WK_SUCCESS && got == want && value_bits(&id.value, dtype) == want;
+            if (arg)
+                ok = ok && r.index == -1 && id.index == -1;
+            check(ok, "%s %s n=0 identity: 0x%" PRIx64 "%s (want 0x%" PRIx64 ")",
+                  wk_dtype_name(dtype), wk_op_name(op), got, arg ? (r.index == -1 ? "@-1" : "@?") : "",
+                  want);
+        }
+    }
+}
+
+/* ------------------------------------------------------ reduce semantics */
+
+static void test_int_sum_wrap(void)
+{
+    int32_t a[] = {INT32_MAX, 1};
+    int32_t b[] = {2000000000, 2000000000, 2000000000};
+    uint32_t c[] = {UINT32_MAX, 2};
+    uint32_t d[] = {4000000000u, 4000000000u};
+    int64_t e[] = {INT64_MAX, INT64_MAX, 3};
+    int64_t f[] = {INT64_MIN, INT64_MIN};
+    uint64_t g[] = {UINT64_MAX, UINT64_MAX};
+    uint64_t h[] = {UINT64_C(1) << 63, UINT64_C(1) << 63, 5};
+    int32_t r32;
+    uint32_t ru32;
+    int64_t r64;
+    uint64_t ru64;
+
+    wk_ref_reduce(a, 2, WK_I32, WK_SUM, &r32);
+    check(r32 == INT32_MIN, "i32 sum INT32_MAX + 1 wraps to INT32_MIN: %" PRId32, r32);
+    wk_ref_reduce(b, 3, WK_I32, WK_SUM, &r32);
+    check(r32 == 1705032704, "i32 sum 3 * 2e9 = 6e9 - 2^32 = 1705032704: %" PRId32, r32);
+    wk_ref_reduce(c, 2, WK_U32, WK_SUM, &ru32);
+    check(ru32 == 1, "u32 sum UINT32_MAX + 2 wraps to 1: %" PRIu32, ru32);
+    wk_ref_reduce(d, 2, WK_U32, WK_SUM, &ru32);
+    check(ru32 == 3705032704u, "u32 sum 8e9 - 2^32 = 3705032704: %" PRIu32, ru32);
+    wk_ref_reduce(e, 3, WK_I64, WK_SUM, &r64);
+    check(r64 == 1, "i64 sum 2 * INT64_MAX + 3 = 2^64 + 1 wraps to 1: %" PRId64, r64);
+    wk_ref_reduce(f, 2, WK_I64, WK_SUM, &r64);
+    check(r64 == 0, "i64 sum 2 * INT64_MIN wraps to 0: %" PRId64, r64);
+    wk_ref_reduce(g, 2, WK_U64, WK_SUM, &ru64);
+    check(ru64 == UINT64_MAX - 1, "u64 sum 2 * UINT64_MAX wraps to UINT64_MAX - 1: %" PRIu64, ru64);
+    wk_ref_reduce(h, 3, WK_U64, WK_SUM, &ru64);
+    check(ru64 == 5, "u64 sum 2^63 + 2^63 + 5 wraps to 5: %" PRIu64, ru64);
+
+    /* 100000 * (2^31 - 1) = 50000 * 2^32 - 100000, i.e. -100000 mod 2^32. */
+    size_t n = 100000;
+    int32_t *big = malloc(n * sizeof *big);
+    for (size_t i = 0; i < n; i++)
+        big[i] = INT32_MAX;
+    wk_ref_reduce(big, n, WK_I32, WK_SUM, &r32);
+    check(r32 == -100000, "i32 sum of 100000 * INT32_MAX wraps to -100000: %" PRId32, r32);
+    free(big);
+}
+
+static void test_result_size(void)
+{
+    /* A non-arg result is exactly the dtype's size: bytes past it stay. */
+    int32_t in[] = {-1, 1};
+    unsigned char out[8];
+    memset(out, 0x5a, sizeof out);
+    wk_ref_reduce(in, 2, WK_I32, WK_XOR, out);
+    int32_t v;
+    memcpy(&v, out, 4);
+    check(v == -2 && out[4] == 0x5a && out[7] == 0x5a,
+          "i32 xor writes 4 bytes: %" PRId32 ", bytes after it untouched", v);
+    uint16_t hin[] = {0x3c00, 0x4000};
+    memset(out, 0x5a, sizeof out);
+    wk_ref_reduce(hin, 2, WK_F16, WK_SUM, out);
+    uint16_t hv;
+    memcpy(&hv, out, 2);
+    check(hv == 0x4200 && out[2] == 0x5a, "f16 sum 1 + 2 = 3 (0x4200) writes 2 bytes: 0x%04x", hv);
+}
+
+static void test_nan(void)
+{
+    float in[] = {1.0f, f32_from_bits(0x7fc00001u), -5.0f, f32_from_bits(0xffc00002u), 7.0f};
+    float v;
+    wk_arg_result r;
+    wk_ref_reduce(in, 5, WK_F32, WK_MIN, &v);
+    check(f32_bits(v) == 0x7fc00001u, "f32 min with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
+    wk_ref_reduce(in, 5, WK_F32, WK_MAX, &v);
+    check(f32_bits(v) == 0x7fc00001u, "f32 max with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
+    wk_ref_reduce(in, 5, WK_F32, WK_ARGMIN, &r);
+    check(isnan(r.value.f32) && r.index == 1, "f32 argmin with NaNs: first NaN @%" PRId64, r.index);
+    wk_ref_reduce(in, 5, WK_F32, WK_ARGMAX, &r);
+    check(isnan(r.value.f32) && r.index == 1, "f32 argmax with NaNs: first NaN @%" PRId64, r.index);
+    wk_ref_reduce(in, 5, WK_F32, WK_SUM, &v);
+    check(isnan(v), "f32 sum with NaN is NaN");
+
+    double dn[] = {NAN, -INFINITY, 3.0};
+    wk_ref_reduce(dn, 3, WK_F64, WK_ARGMIN, &r);
+    check(isnan(r.value.f64) && r.index == 0, "f64 argmin NaN at index 0 beats -inf: @%" PRId64, r.index);
+    uint16_t hn[] = {0x3c00, 0xfc00, 0x7e00, 0x7c00};
+    wk_ref_reduce(hn, 4, WK_F16, WK_ARGMAX, &r);
+    check(r.value.f16 == 0x7e00 && r.index == 2, "f16 argmax with NaN after inf: 0x%04x@%" PRId64,
+          r.value.f16, r.index);
+    uint16_t bn[] = {0x3f80, 0x3f80, 0xffc1};
+    wk_ref_reduce(bn, 3, WK_BF16, WK_ARGMIN, &r);
+    check(r.value.bf16 == 0xffc1 && r.index == 2, "bf16 argmin NaN last: 0x%04x@%" PRId64,
+          r.value.bf16, r.index);
+
+    float inf_pair[] = {INFINITY, 1.0f, -INFINITY};
+    wk_ref_reduce(inf_pair, 3, WK_F32, WK_SUM, &v);
+    check(isnan(v), "f32 sum +inf + -inf is NaN");
+    wk_ref_reduce(inf_pair, 2, WK_F32, WK_SUM, &v);
+    check(v == INFINITY, "f32 sum +inf + 1 is +inf");
+}
+
+static void test_ties(void)
+{
+    int32_t a[] = {3, 1, 2, 1, 1};
+    uint64_t b[] = {5, 9, 9, 0, 9};
+    float c[] = {2.0f, -1.0f, 4.0f, -1.0f, 4.0f};
+    wk_arg_result r;
+    wk_ref_reduce(a, 5, WK_I32, WK_ARGMIN, &r);
+    check(r.value.i32 == 1 && r.index == 1, "i32 argmin ties: %" PRId32 "@%" PRId64, r.value.i32, r.index);
+    wk_ref_reduce(b, 5, WK_U64, WK_ARGMAX, &r);
+    check(r.value.u64 == 9 && r.index == 1, "u64 argmax ties: %" PRIu64 "@%" PRId64, r.value.u64, r.index);
+    wk_ref_reduce(c, 5, WK_F32, WK_ARGMIN, &r);
+    check(r.value.f32 == -1.0f && r.index == 1, "f32 argmin ties: @%" PRId64, r.index);
+    wk_ref_reduce(c, 5, WK_F32, WK_ARGMAX, &r);
+    check(r.value.f32 == 4.0f && r.index == 2, "f32 argmax ties: @%" PRId64, r.index);
+
+    int64_t s[] = {INT64_MIN, 0, INT64_MIN, INT64_MAX, INT64_MAX};
+    wk_ref_reduce(s, 5, WK_I64, WK_ARGMAX, &r);
+    check(r.value.i64 == INT64_MAX && r.index == 3, "i64 argmax at INT64_MAX ties: @%" PRId64, r.index);
+    wk_ref_reduce(s, 5, WK_I64, WK_ARGMIN, &r);
+    check(r.value.i64 == INT64_MIN && r.index == 0, "i64 argmin at INT64_MIN ties: @%" PRId64, r.index);
+    uint32_t u[] = {7, 0x80000000u, 0xffffffffu, 0xffffffffu};
+    wk_ref_reduce(u, 4, WK_U32, WK_ARGMAX, &r);
+    check(r.value.u32 == 0xffffffffu && r.index == 2, "u32 argmax is unsigned: @%" PRId64, r.index);
+    int32_t m[] = {7, -5, INT32_MIN, 0};
+    wk_ref_reduce(m, 4, WK_I32, WK_ARGMIN, &r);
+    check(r.value.i32 == INT32_MIN && r.index == 2, "i32 argmin is signed: @%" PRId64, r.index);
+}
+
+/* The first index among equal extremes, found the slowest obvious way. */
+static int64_t naive_arg(const int32_t *x, size_t n, int want_max)
+{
+    int64_t at = 0;
+    for (size_t i = 1; i < n; i++)
+        if (want_max ? x[i] > x[at] : x[i] < x[at])
+            at = (int64_t)i;
+    return at;
+}
+
+static void test_ties_generated(uint64_t seed)
+{
+    size_t n = 10007;
+    int32_t *x = malloc(n * sizeof *x);
+    wk_generate(x, n, WK_I32, WK_GEN_SMALL_INTS, seed);
+    wk_arg_result lo, hi;
+    wk_ref_reduce(x, n, WK_I32, WK_ARGMIN, &lo);
+    wk_ref_reduce(x, n, WK_I32, WK_ARGMAX, &hi);
+    int64_t want_lo = naive_arg(x, n, 0), want_hi = naive_arg(x, n, 1);
+    check(lo.index == want_lo && hi.index == want_hi,
+          "i32 small-int data: argmin @%" PRId64 " (want %" PRId64 "), argmax @%" PRId64
+          " (want %" PRId64 ")",
+          lo.index, want_lo, hi.index, want_hi);
+    free(x);
+}
+
+static void test_signed_zero(void)
+{
+    float pz_nz[] = {0.0f, -0.0f}, nz_pz[] = {-0.0f, 0.0f}, mixed[] = {1.0f, -0.0f, 0.0f};
+    wk_arg_result r;
+    wk_ref_reduce(pz_nz, 2, WK_F32, WK_ARGMIN, &r);
+    check(r.index == 0, "f32 argmin {+0, -0}: equal, so lowest index: @%" PRId64, r.index);
+    wk_ref_reduce(nz_pz, 2, WK_F32, WK_ARGMAX, &r);
+    check(r.index == 0, "f32 argmax {-0, +0}: equal, so lowest index: @%" PRId64, r.index);
+    wk_ref_reduce(mixed, 3, WK_F32, WK_ARGMIN, &r);
+    check(r.index == 1 && signbit(r.value.f32), "f32 argmin {1, -0, +0}: -0@1: @%" PRId64, r.index);
+    uint16_t h[] = {0x8000, 0x0000};
+    wk_ref_reduce(h, 2, WK_F16, WK_ARGMAX, &r);
+    check(r.index == 0, "f16 argmax {-0, +0}: @%" PRId64, r.index);
+
+    float want_nz;
+    wk_ref_reduce(nz_pz, 2, WK_F32, WK_MIN, &want_nz);
+    float pz = 0.0f;
+    char msg[256];
+    int ok = wk_ref_check_reduce(nz_pz, 2, WK_F32, WK_MIN, 1, &pz, msg, sizeof msg);
+    check(ok, "check accepts +0 for a -0 min: %s", msg);
+}
+
+static void test_bitwise(void)
+{
+    uint32_t a[] = {0xF0F0F0F0u, 0x0FF00FF0u, 0xFFFF0000u};
+    uint64_t b[] = {0xF0F0F0F0F0F0F0F0u, 0x0FF00FF00FF00FF0u, 0xFFFF0000FFFF0000u};
+    int32_t neg[] = {-1, -2, -4};
+    uint32_t r32;
+    uint64_t r64;
+    int32_t ri;
+    wk_ref_reduce(a, 3, WK_U32, WK_AND, &r32);
+    check(r32 == 0x00F00000u, "u32 and: 0x%08" PRIx32, r32);
+    wk_ref_reduce(a, 3, WK_U32, WK_OR, &r32);
+    check(r32 == 0xFFFFFFF0u, "u32 or: 0x%08" PRIx32, r32);
+    wk_ref_reduce(a, 3, WK_I32, WK_XOR, &r32);
+    check(r32 == 0x00FFFF00u, "i32 xor: 0x%08" PRIx32, r32);
+    wk_ref_reduce(b, 3, WK_U64, WK_AND, &r64);
+    check(r64 == 0x00F0000000F00000u, "u64 and: 0x%016" PRIx64, r64);
+    wk_ref_reduce(b, 3, WK_I64, WK_OR, &r64);
+    check(r64 == 0xFFFFFFF0FFFFFFF0u, "i64 or: 0x%016" PRIx64, r64);
+    wk_ref_reduce(b, 3, WK_U64, WK_XOR, &r64);
+    check(r64 == 0x00FFFF0000FFFF00u, "u64 xor: 0x%016" PRIx64, r64);
+    wk_ref_reduce(neg, 3, WK_I32, WK_AND, &ri);
+    check(ri == -4, "i32 and of -1, -2, -4: %" PRId32, ri);
+    wk_ref_reduce(neg, 3, WK_I32, WK_XOR, &ri);
+    check(ri == (-1 ^ -2 ^ -4), "i32 xor of negatives: %" PRId32, ri);
+}
+
+static void test_status(void)
+{
+    float x[2] = {1.0f, 2.0f};
+    unsigned char out[16];
+    for (int d = WK_F32; d <= WK_BF16; d++)
+        for (int o = WK_AND; o <= WK_XOR; o++)
+            check(wk_ref_reduce(x, 2, (wk_dtype)d, (wk_op)o, out) == WK_ERROR_UNSUPPORTED,
+                  "%s %s: unsupported", wk_dtype_name((wk_dtype)d), wk_op_name((wk_op)o));
+    check(wk_ref_reduce(x, 2, (wk_dtype)8, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype 8: invalid dtype");
+    check(wk_ref_reduce(x, 2, (wk_dtype)-1, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype -1: invalid dtype");
+    check(wk_ref_reduce(x, 2, WK_F32, (wk_op)8, out) == WK_ERROR_INVALID_OP, "op 8: invalid op");
+    check(wk_ref_reduce(x, 2, WK_F32, (wk_op)-1, out) == WK_ERROR_INVALID_OP, "op -1: invalid op");
+    check(wk_ref_reduce(x, 2, (wk_dtype)99, (wk_op)99, out) == WK_ERROR_INVALID_DTYPE,
+          "bad dtype and bad op: dtype reported first");
+    check(wk_ref_reduce(NULL, 2, WK_F32, WK_SUM, out) == WK_ERROR_INVALID_ARGUMENT,
+          "NULL input with n > 0: invalid argument");
+    check(wk_ref_reduce(x, 2, WK_F32, WK_SUM, NULL) == WK_ERROR_INVALID_ARGUMENT,
+          "NULL output: invalid argument");
+    memset(out, 0x77, sizeof out);
+    wk_ref_reduce(x, 2, WK_F32, WK_AND, out);
+    check(out[0] == 0x77 && out[3] == 0x77, "a refused call leaves the output alone");
+}
+
+/* ------------------------------------------------------------- checker */
+
+/* Overwrites a positive float value of dtype with its neighbour above (up)
+ * or below, by stepping its bit pattern. */
+static void step_positive(void *v, wk_dtype dtype, int up)
+{
+    uint64_t bits = value_bits(v, dtype);
+    bits = up ? bits + 1 : bits - 1;
+    uint16_t b16 = (uint16_t)bits;
+    uint32_t b32 = (uint32_t)bits;
+    switch (wk_dtype_size(dtype)) {
+    case 2: memcpy(v, &b16, 2); break;
+    case 4: memcpy(v, &b32, 4); break;
+    default: memcpy(v, &bits, 8); break;
+    }
+}
+
+/* The value of dtype nearest to target (> 0) on the far side from ref, so
+ * that |result - ref| >= |target - ref| however the dtype rounds. */
+static void store_beyond(void *out, wk_dtype dtype, long double ref, long double target)
+{
+    int up = target > ref;
+    wk_ref_store(out, 0, dtype, target);
+    while (up ? wk_ref_load(out, 0, dtype) < target : wk_ref_load(out, 0, dtype) > target)
+        step_positive(out, dtype, up);
+}
+
+static long double naive_sum(const void *x, size_t n, wk_dtype dtype, long double *abs_sum)
+{
+    long double s = 0;
+    *abs_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        long double v = wk_ref_load(x, i, dtype);
+        s += v;
+        *abs_sum += fabsl(v);
+    }
+    return s;
+}
+
+static void test_check_float_sum(wk_dtype dtype, uint64_t seed)
+{
+    size_t n = 5000, depth = 40;
+    const char *name = wk_dtype_name(dtype);
+    void *x = malloc(n * wk_dtype_size(dtype));
+    wk_generate(x, n, dtype, WK_GEN_POSITIVE, seed);
+    long double abs_sum, exact = naive_sum(x, n, dtype, &abs_sum);
+    double tol = wk_ref_sum_tolerance(dtype, depth, abs_sum, exact);
+    char msg[512];
+    wk_value ref, bad;
+    wk_ref_reduce(x, n, dtype, WK_SUM, &ref);
+
+    int ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &ref, msg, sizeof msg);
+    check(ok && strchr(msg, '\n') == NULL, "%s sum: check accepts the reference: %s", name, msg);
+    /* f16 and bf16 have ulps about as wide as their tolerance, so only the
+     * wider dtypes have room for a value strictly inside it. */
+    if (dtype == WK_F32 || dtype == WK_F64) {
+        wk_ref_store(&bad, 0, dtype, exact + 0.5L * tol);
+        ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg);
+        check(ok, "%s sum: check accepts a result 0.5x the tolerance off: %s", name, msg);
+    }
+    store_beyond(&bad, dtype, exact, exact + 2.0L * tol);
+    check(!wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
+          "%s sum: check rejects +2x the tolerance (tol %.3g): %s", name, tol, msg);
+    store_beyond(&bad, dtype, exact, exact - 2.0L * tol);
+    check(!wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
+          "%s sum: check rejects -2x the tolerance: %s", name, msg);
+    free(x);
+}
+
+static void test_check_specials(void)
+{
+    char msg[512];
+    float with_nan[] = {1.0f, NAN}, with_inf[] = {1.0f, INFINITY};
+    float zero = 0.0f, inf = INFINITY, ninf = -INFINITY, big = FLT_MAX;
+    float other_nan = f32_from_bits(0xffc00123u);
+    check(!wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &zero, msg, sizeof msg),
+          "NaN sum needs NaN, rejects 0: %s", msg);
+    check(wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &other_nan, msg, sizeof msg),
+          "NaN sum accepts any NaN: %s", msg);
+    check(wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &inf, msg, sizeof msg),
+          "+inf sum accepts +inf: %s", msg);
+    check(!wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &ninf, msg, sizeof msg),
+          "+inf sum rejects -inf: %s", msg);
+    check(!wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &big, msg, sizeof msg),
+          "+inf sum rejects FLT_MAX: %s", msg);
+
+    uint16_t over[] = {0x7b53, 0x7b53}; /* 60000 each: 120000 overflows f16 */
+    uint16_t h_inf = 0x7c00, h_max = 0x7bff, h_ninf = 0xfc00;
+    check(wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_inf, msg, sizeof msg),
+          "f16 sum overflowing to inf accepts inf: %s", msg);
+    check(!wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_max, msg, sizeof msg),
+          "f16 sum overflowing to inf rejects 65504: %s", msg);
+    check(!wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_ninf, msg, sizeof msg),
+          "f16 sum overflowing to inf rejects -inf: %s", msg);
+
+    /* 65504 + 15.5 = 65519.5 rounds to 65504 in f16, but a float accumulator
+     * off by depth * 2^-24 * 65519.5 (0.78 at depth 200) may reach the
+     * overflow threshold 65520, so inf is acceptable there and not at 0. */
+    uint16_t near[] = {0x7bff, 0x4bc0};
+    check(!wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 0, &h_inf, msg, sizeof msg),
+          "f16 sum 65519.5 at depth 0 rejects inf: %s", msg);
+    check(wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_inf, msg, sizeof msg) &&
+              wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_max, msg, sizeof msg),
+          "f16 sum 65519.5 at depth 200 accepts inf and 65504: %s", msg);
+    /* 65504 + 17 = 65521 overflows f16 although 65504 is within u_out * |ref|. */
+    uint16_t just_over[] = {0x7bff, 0x4c40};
+    check(!wk_ref_check_reduce(just_over, 2, WK_F16, WK_SUM, 0, &h_max, msg, sizeof msg),
+          "f16 sum 65521 at depth 0 needs inf, rejects 65504: %s", msg);
+
+    float nan_min[] = {3.0f, NAN, 1.0f};
+    check(wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &other_nan, msg, sizeof msg),
+          "min with NaN accepts a NaN: %s", msg);
+    float one = 1.0f;
+    check(!wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &one, msg, sizeof msg),
+          "min with NaN rejects the non-NaN minimum: %s", msg);
+}
+
+static void test_check_exact(uint64_t seed)
+{
+    size_t n = 3001;
+    char msg[512];
+    double *x = malloc(n * sizeof *x);
+    wk_generate(x, n, WK_F64, WK_GEN_UNIFORM, seed);
+    wk_arg_result r;
+    wk_ref_reduce(x, n, WK_F64, WK_ARGMAX, &r);
+    check(wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &r, msg, sizeof msg),
+          "argmax: check accepts the reference: %s", msg);
+    wk_arg_result wrong = r;
+    wrong.index = r.index + 1;
+    check(!wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
+          "argmax: check rejects a wrong index: %s", msg);
+    wrong = r;
+    wrong.value.f64 = nextafter(r.value.f64, 0.0);
+    check(!wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
+          "argmax: check rejects a value one ulp off: %s", msg);
+    free(x);
+
+    uint32_t u[] = {1, 2, 3};
+    uint32_t s = 6, s_off = 7;
+    check(wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1, &s, msg, sizeof msg), "u32 sum exact: %s", msg);
+    check(!wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1000000, &s_off, msg, sizeof msg),
+          "u32 sum off by one rejected whatever the depth: %s", msg);
+    check(!wk_ref_check_reduce(u, 3, WK_F32, WK_AND, 1, &s, msg, sizeof msg) && msg[0] != '\0',
+          "check of an unsupported op fails with a message: %s", msg);
+}
+
+static void test_format(void)
+{
+    char buf[64];
+    int32_t i = -5;
+    wk_ref_format(WK_I32, WK_SUM, &i, buf, sizeof buf);
+    check(strcmp(buf, "-5") == 0, "format i32 -5: \"%s\"", buf);
+    wk_arg_result r;
+    memset(&r, 0, sizeof r);
+    r.value.f32 = 1.5f;
+    r.index = 3;
+    wk_ref_format(WK_F32, WK_ARGMAX, &r, buf, sizeof buf);
+    check(strcmp(buf, "1.5@3") == 0, "format f32 argmax: \"%s\"", buf);
+    uint16_t h = 0x3c00;
+    wk_ref_format(WK_F16, WK_MIN, &h, buf, sizeof buf);
+    check(strcmp(buf, "1 (0x3c00)") == 0, "format f16: \"%s\"", buf);
+}
+
+/* ------------------------------------------- kernels vs naive loops */
+
+/* Long inputs cross the reference's block and mid-level boundaries; its
+ * blocked sums must agree with a plain sequential long double loop: exactly
+ * for f16 (both sums are exact there), otherwise to within the final
+ * rounding plus both long double sums' rounding (n * 2^-64 * sum|x|). */
+static void test_sum_vs_naive(wk_dtype dtype, uint64_t seed)
+{
+    size_t n = (1u << 20) + 1027;
+    void *x = malloc(n * wk_dtype_size(dtype));
+    wk_generate(x, n, dtype, WK_GEN_UNIFORM, seed);
+    long double abs_sum, naive = naive_sum(x, n, dtype, &abs_sum);
+    char msg[512];
+    wk_value r;
+    wk_ref_reduce(x, n, dtype, WK_SUM, &r);
+    wk_value want;
+    wk_ref_store(&want, 0, dtype, naive);
+    long double got = wk_ref_load(&r, 0, dtype), expect = wk_ref_load(&want, 0, dtype);
+    long double unit = dtype == WK_F64 ? 0x1p-53L : dtype == WK_F32 ? 0x1p-24L : 0x1p-8L;
+    long double bound = unit * fabsl(naive) + (long double)n * 0x1p-63L * abs_sum;
+    int close = dtype == WK_F16 ? got == expect : fabsl(got - naive) <= bound;
+    check(close,
+          "%s sum of %zu elements vs a naive loop: %.17Lg vs %.17Lg (bound %.3Lg)",
+          wk_dtype_name(dtype), n, got, naive, bound);
+    /* depth 1: the output rounding plus one float (double) rounding. */
+    int ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, 1, &want, msg, sizeof msg);
+    check(ok, "%s check of the naive loop's sum at depth 1: %s", wk_dtype_name(dtype), msg);
+    free(x);
+}
+
+static void test_int_vs_naive(uint64_t seed)
+{
+    size_t n = 200003;
+    int64_t *x = malloc(n * sizeof *x);
+    wk_generate(x, n, WK_I64, WK_GEN_UNIFORM, seed);
+    uint64_t sum = 0, xr = 0;
+    int64_t mn = x[0];
+    for (size_t i = 0; i < n; i++) {
+        sum += (uint64_t)x[i];
+        xr ^= (uint64_t)x[i];
+        mn = x[i] < mn ? x[i] : mn;
+    }
+    int64_t r_sum, r_min;
+    uint64_t r_xor;
+    wk_ref_reduce(x, n, WK_I64, WK_SUM, &r_sum);
+    wk_ref_reduce(x, n, WK_I64, WK_MIN, &r_min);
+    wk_ref_reduce(x, n, WK_U64, WK_XOR, &r_xor);
+    check((uint64_t)r_sum == sum && r_min == mn && r_xor == xr,
+          "i64 sum / min / xor of %zu random elements match naive loops", n);
+    free(x);
+}
+
+/* ------------------------------------------------------------ generator */
+
+static void test_generator_reproducible(uint64_t seed)
+{
+    size_t n = 4099;
+    const wk_gen_pattern patterns[] = {WK_GEN_UNIFORM, WK_GEN_SMALL_INTS, WK_GEN_CONSTANT,
+                                       WK_GEN_POSITIVE};
+    unsigned same = 0, differs = 0, prefix = 0, combos = 0;
+    unsigned char *a = malloc(n * 8), *b = malloc(n * 8), *c = malloc(n * 8);
+    for (int d = 0; d < WK_DTYPE_COUNT; d++) {
+        size_t bytes = n * wk_dtype_size((wk_dtype)d);
+        for (size_t p = 0; p < 4; p++, combos++) {
+            wk_generate(a, n, (wk_dtype)d, patterns[p], seed);
+            wk_generate(b, n, (wk_dtype)d, patterns[p], seed);
+            wk_generate(c, n, (wk_dtype)d, patterns[p], seed + 1);
+            same += memcmp(a, b, bytes) == 0;
+            differs += memcmp(a, c, bytes) != 0;
+            wk_generate(b, 10, (wk_dtype)d, patterns[p], seed);
+            prefix += memcmp(a, b, 10 * wk_dtype_size((wk_dtype)d)) == 0;
+        }
+    }
+    check(same == combos, "generator: same seed, same data (%u of %u dtype/patterns)", same, combos);
+    check(differs == combos, "generator: seed + 1 gives other data (%u of %u)", differs, combos);
+    check(prefix == combos, "generator: element i depends only on (seed, i) (%u of %u)", prefix, combos);
+    check(wk_rand64(seed, 5) == wk_rand64(seed, 5) && wk_rand64(seed, 5) != wk_rand64(seed, 6) &&
+              wk_rand64(seed, 5) != wk_rand64(seed ^ 1, 5),
+          "wk_rand64 is a function of (seed, i)");
+    free(a);
+    free(b);
+    free(c);
+}
+
+static int in_range(const void *x, size_t n, wk_dtype dtype, long double lo, long double hi,
+                    int whole)
+{
+    for (size_t i = 0; i < n; i++) {
+        long double v = wk_ref_load(x, i, dtype);
+        if (!(v >= lo && v <= hi) || (whole && v != truncl(v)))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_generator_ranges(uint64_t seed)
+{
+    size_t n = 20000;
+    void *x = malloc(n * 8);
+    for (int d = 0; d < WK_DTYPE_COUNT; d++) {
+        wk_dtype dtype = (wk_dtype)d;
+        int floating = d >= WK_F32, is_unsigned = dtype == WK_U32 || dtype == WK_U64;
+        long double below_one = 1.0L - 0x1p-60L;
+        wk_generate(x, n, dtype, WK_GEN_SMALL_INTS, seed);
+        int ok = in_range(x, n, dtype, is_unsigned ? 0 : -8, is_unsigned ? 16 : 8, 1);
+        wk_generate(x, n, dtype, WK_GEN_POSITIVE, seed);
+        ok = ok && (floating ? in_range(x, n, dtype, 0.5L, below_one, 0)
+                             : in_range(x, n, dtype, 0, 1000, 1));
+        if (floating) {
+            wk_generate(x, n, dtype, WK_GEN_UNIFORM, seed);
+            ok = ok && in_range(x, n, dtype, -1.0L, below_one, 0);
+        }
+        wk_generate(x, n, dtype, WK_GEN_CONSTANT, seed);
+        long double first = wk_ref_load(x, 0, dtype);
+        ok = ok && in_range(x, n, dtype, first, first, 0);
+        check(ok, "generator: %s patterns stay in their documented ranges", wk_dtype_name(dtype));
+    }
+    free(x);
+}
+
+static void test_seed_env(void)
+{
+    const char *saved = getenv("WK_SEED");
+    char *keep = saved ? strcpy(malloc(strlen(saved) + 1), saved) : NULL;
+    setenv("WK_SEED", "12345", 1);
+    uint64_t a = wk_seed_from_time();
+    setenv("WK_SEED", "0xfeedbeef", 1);
+    uint64_t b = wk_seed_from_time();
+    check(a == 12345 && b == 0xfeedbeef, "WK_SEED overrides the clock (decimal and hex)");
+    if (keep)
+        setenv("WK_SEED", keep, 1);
+    else
+        unsetenv("WK_SEED");
+    free(keep);
+}
+
+int main(void)
+{
+    uint64_t seed = wk_seed_from_time();
+    printf("seed 0x%016" PRIx64 " (set WK_SEED=0x%" PRIx64 " to replay)\n", seed, seed);
+
+    test_half_encode_known();
+    test_bf16_encode_known();
+    test_decode_known();
+    test_round_trip(0);
+    test_round_trip(1);
+    test_ties_exhaustive(0);
+    test_ties_exhaustive(1);
+    test_store_rounding();
+
+    test_identities();
+    test_int_sum_wrap();
+    test_result_size();
+    test_nan();
+    test_ties();
+    test_ties_generated(seed);
+    test_signed_zero();
+    test_bitwise();
+    test_status();
+
+    for (int d = WK_F32; d <= WK_BF16; d++)
+        test_check_float_sum((wk_dtype)d, seed);
+    test_check_specials();
+    test_check_exact(seed);
+    test_format();
+
+    for (int d = WK_F32; d <= WK_BF16; d++)
+        test_sum_vs_naive((wk_dtype)d, seed);
+    test_int_vs_naive(seed);
+
+    test_generator_reproducible(seed);
+    test_generator_ranges(seed);
+    test_seed_env();
+
+    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, n_passed, n_failed);
+    return n_failed == 0 ? 0 : 1;
+}
