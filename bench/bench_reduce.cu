@@ -18,8 +18,6 @@
 
 namespace {
 
-using wk::bench::median_us;
-
 constexpr size_t min_pool_bytes = (size_t)2 << 30;
 constexpr size_t default_min_n = (size_t)1 << 10;
 constexpr size_t default_max_n = (size_t)1 << 30;
@@ -28,6 +26,7 @@ struct row {
     std::string op, dtype;
     size_t n;
     double warpkit_us, cub_us, speedup, gbs, pct_of_ceiling;
+    double warpkit_host_us, cub_host_us; /* enqueue time per call */
     bool agree;
 };
 
@@ -136,9 +135,10 @@ row bench_case(wk_context *ctx, pool &p, const char *name, wk_dtype dtype, wk_op
     cub_runner<T> cub{op};
     cub.prepare(input(0), n, s);
 
-    double wk_us = median_us([&](long long k) { return wk_reduce(ctx, input(k), d_out, n, dtype, op, s) == WK_SUCCESS; },
-                             repeats, s);
-    double cub_us = median_us([&](long long k) { return cub.run(input(k), n, s) == cudaSuccess; }, repeats, s);
+    wk::bench::call_time wk_t = wk::bench::time_calls(
+        [&](long long k) { return wk_reduce(ctx, input(k), d_out, n, dtype, op, s) == WK_SUCCESS; }, repeats, s);
+    wk::bench::call_time cub_t =
+        wk::bench::time_calls([&](long long k) { return cub.run(input(k), n, s) == cudaSuccess; }, repeats, s);
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -157,10 +157,12 @@ row bench_case(wk_context *ctx, pool &p, const char *name, wk_dtype dtype, wk_op
     r.op = name;
     r.dtype = wk_dtype_name(dtype);
     r.n = n;
-    r.warpkit_us = wk_us;
-    r.cub_us = cub_us;
-    r.speedup = cub_us / wk_us;
-    r.gbs = bytes / (wk_us * 1e3);
+    r.warpkit_us = wk_t.gpu_us;
+    r.cub_us = cub_t.gpu_us;
+    r.warpkit_host_us = wk_t.host_us;
+    r.cub_host_us = cub_t.host_us;
+    r.speedup = r.cub_us / r.warpkit_us;
+    r.gbs = bytes / (r.warpkit_us * 1e3);
     r.pct_of_ceiling = 100.0 * r.gbs / read_gbs;
     r.agree = results_agree<T>(op, wk_result, cub_value, cub_index, n);
     return r;
@@ -223,8 +225,10 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
 
     std::vector<row> rows;
     auto add = [&](const row &r) {
-        std::fprintf(stderr, "  %-14s %-4s n=%-11zu warpkit %9.2f us  cub %9.2f us  x%.2f  %s\n", r.op.c_str(),
-                     r.dtype.c_str(), r.n, r.warpkit_us, r.cub_us, r.speedup, r.agree ? "" : "RESULTS DIFFER");
+        std::fprintf(stderr,
+                     "  %-14s %-4s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)  x%.2f  %s\n",
+                     r.op.c_str(), r.dtype.c_str(), r.n, r.warpkit_us, r.warpkit_host_us, r.cub_us, r.cub_host_us,
+                     r.speedup, r.agree ? "" : "RESULTS DIFFER");
         rows.push_back(r);
     };
     for (size_t n = min_n; n <= max_n; n *= 4) {

@@ -44,7 +44,7 @@ echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
-build-gpu/tools/warpkit bench --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
+build-gpu/tools/warpkit bench --repeats 15 --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
 
 python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
     --bench "$out/bench.json" --out "$out/$tag.json"

@@ -125,6 +125,7 @@ template <class T> struct indexed {
 };
 
 template <bool IsMax> struct arg_extreme {
+    static constexpr bool is_max = IsMax;
     template <class T> __device__ indexed<T> operator()(indexed<T> a, indexed<T> b) const
     {
         bool better = IsMax ? beats_for_max(b.value, a.value) : beats_for_min(b.value, a.value);

@@ -15,6 +15,8 @@
 #include "reducers.cuh"
 #include "warpkit/block.cuh"
 
+#include <cuda/atomic>
+
 namespace wk {
 namespace reduce {
 
@@ -36,10 +38,7 @@ template <class R>
 __device__ inline typename R::partial fold_vec(typename R::partial acc, const vec<typename R::storage> &v,
                                                long long first_index)
 {
-#pragma unroll
-    for (int j = 0; j < vec<typename R::storage>::size; ++j)
-        acc = R::combine(acc, R::element(v.e[j], first_index + j));
-    return acc;
+    return R::fold(acc, v.e, first_index);
 }
 
 /* This thread's share of the input, folded in a fixed order. */
@@ -88,6 +87,14 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     __shared__ bool last_block;
     const combiner<R> op;
 
+    /* Launched with programmatic stream serialization: this grid may be
+     * scheduled while the previous kernel in the stream still runs. Wait for
+     * that kernel's completion and memory before touching any memory, then
+     * let the next launch be scheduled in turn. Only the launch latency
+     * overlaps; the order of memory effects is the stream's. */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;");
+
     P acc = block_reduce(fold_thread_share<R>(in, plan), op, scratch);
 
     if (gridDim.x == 1) {
@@ -96,16 +103,16 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
         return;
     }
 
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*ticket);
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = acc;
-        /* Make the partial visible device-wide before the ticket says so. */
-        __threadfence();
-        last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
+        /* Release publishes this block's partial with its ticket; acquire lets
+         * the last block see every partial published before it. */
+        last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
     }
     __syncthreads();
     if (!last_block)
         return;
-    __threadfence();
 
     acc = R::identity();
     for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
@@ -113,16 +120,23 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     acc = block_reduce(acc, op, scratch);
     if (threadIdx.x == 0) {
         R::store_result(out, acc);
-        *ticket = 0; /* ready for the next launch on this workspace */
+        tickets.store(0u, cuda::memory_order_relaxed); /* ready for the next launch */
     }
 }
 
 template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
 {
-    reduce_kernel<R><<<l->plan.grid, l->plan.block, 0, l->stream>>>(
-        static_cast<const typename R::storage *>(l->in), l->plan, l->out,
-        static_cast<typename R::partial *>(l->partials), l->ticket);
-    return cudaGetLastError();
+    cudaLaunchAttribute overlap;
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(l->plan.grid);
+    config.blockDim = dim3(l->plan.block);
+    config.stream = l->stream;
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, reduce_kernel<R>, static_cast<const typename R::storage *>(l->in), l->plan,
+                              l->out, static_cast<typename R::partial *>(l->partials), l->ticket);
 }
 
 /* Picks the reducer for an op; bitwise ops exist for integer types only. */

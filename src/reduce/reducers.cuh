@@ -44,6 +44,16 @@ template <class S, class Op> struct plain {
     static __device__ partial element(S x, long long) { return to_acc<partial>(x); }
     static __device__ partial combine(partial a, partial b) { return Op{}(a, b); }
     static __device__ partial load_partial(const partial *p) { return load_from_l2(p); }
+
+    /* Folds a vector of elements (first_index and up) into a thread's partial. */
+    template <int N>
+    static __device__ partial fold(partial acc, const S (&x)[N], long long)
+    {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            acc = Op{}(acc, to_acc<partial>(x[j]));
+        return acc;
+    }
     static __device__ void store_result(void *out, partial p)
     {
         *static_cast<S *>(out) = from_acc<S>(p);
@@ -66,6 +76,33 @@ template <class S, class Op> struct arg {
     static __device__ partial load_partial(const partial *p)
     {
         return partial{load_from_l2(&p->value), load_from_l2(&p->index)};
+    }
+
+    /* A thread meets its elements in increasing index order, so within a
+     * thread an equal value never replaces the one held: a strict comparison
+     * replaces the full tie-break, and the 64-bit index is formed once per
+     * vector rather than once per element. */
+    static __device__ bool beats(value b, value a)
+    {
+        return Op::is_max ? beats_for_max(b, a) : beats_for_min(b, a);
+    }
+    template <int N>
+    static __device__ partial fold(partial acc, const S (&x)[N], long long first_index)
+    {
+        value best = to_acc<value>(x[0]);
+        int at = 0;
+#pragma unroll
+        for (int j = 1; j < N; ++j) {
+            value v = to_acc<value>(x[j]);
+            if (beats(v, best)) {
+                best = v;
+                at = j;
+            }
+        }
+        /* An empty partial (the identity) loses even to an equal value, so
+         * that an input of nothing but -inf still reports index 0. */
+        bool take = beats(best, acc.value) || acc.index == LLONG_MAX;
+        return take ? partial{best, first_index + at} : acc;
     }
     static __device__ void store_result(void *out, partial p)
     {

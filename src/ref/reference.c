@@ -540,7 +540,7 @@ static int sum_matches(wk_dtype dtype, size_t depth, const float_sums *s, long d
         *rule = "infinity only where the accumulator may reach overflow";
         return got == signed_inf && fabsl(ref) + acc_err >= limit;
     }
-    *rule = "within tolerance";
+    *rule = "|diff| <= tol";
     return fabsl(got - ref) <= tol;
 }
 
@@ -575,7 +575,7 @@ static int check_float_sum(const void *in, size_t n, wk_dtype dtype, size_t dept
     wk_ref_format(dtype, WK_SUM, got, g_txt, sizeof g_txt);
     snprintf(msg, msg_size,
              "%s: expected %s (exact %.21Lg) got %s, |diff| %.3Lg vs tol %.3Lg "
-             "(depth %zu, sum|x| %.6Lg): %s (%s)",
+             "(depth %zu, sum|x| %.6Lg): %s (rule: %s)",
              head, e_txt, s.sum, g_txt, fabsl(g - s.sum), tol, depth, s.abs_sum,
              ok ? "ok" : "MISMATCH", rule);
     return ok;

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Installs warpkit from the build tree into a scratch prefix, then builds
 # consumer.c against that prefix with the C compiler in strict C11 mode, and
-# runs it. Usage: run.sh BUILD_DIR CUDA_INCLUDE_DIR CUDA_LIBRARY_DIR
+# runs it. Usage: run.sh BUILD_DIR CUDART_LIBRARY_FILE CUDA_INCLUDE_DIR...
 set -eu
-build=$1 cuda_include=$2 cuda_lib=$3
+build=$1 cudart=$2
+shift 2
+cuda_lib=$(dirname "$cudart")
+includes=()
+for dir in "$@"; do includes+=(-I "$dir"); done
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$build/consumer-install
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
 ${CC:-gcc} -std=c11 -pedantic -Wall -Wextra -Werror \
-    -I "$prefix/include" -I "$cuda_include" "$here/consumer.c" \
-    -L "$libdir" -lwarpkit -L "$cuda_lib" -lcudart -Wl,-rpath,"$libdir" -Wl,-rpath,"$cuda_lib" \
+    -I "$prefix/include" "${includes[@]}" "$here/consumer.c" \
+    -L "$libdir" -lwarpkit "$cudart" -Wl,-rpath,"$libdir" -Wl,-rpath,"$cuda_lib" \
     -o "$build/consumer"
 "$build/consumer"

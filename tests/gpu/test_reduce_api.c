@@ -8,6 +8,7 @@
 #include "warpkit.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,9 +120,12 @@ static void test_rejections(void *d_in, void *d_out)
 }
 
 /* One kernel launch and nothing else, at every size including n = 0 and
- * n > 2^31 (captured, not run: only the launch count is checked). */
-static void test_single_launch(void *d_in, void *d_out)
+ * n > 2^31 (captured, not run: only the launch count is checked). The
+ * output sits below the input so that no n makes the ranges overlap. */
+static void test_single_launch(void *a, void *b)
 {
+    void *d_out = (uintptr_t)a < (uintptr_t)b ? a : b;
+    void *d_in = d_out == a ? b : a;
     const size_t sizes[] = {0, 1, 1000, (size_t)1 << 20, ((size_t)1 << 31) + 5, (size_t)1 << 34};
     const wk_op ops[] = {WK_SUM, WK_ARGMAX};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
@@ -174,7 +178,23 @@ static void test_conveniences(uint64_t seed)
     wk_expect(&tally, st == WK_SUCCESS && (uint32_t)got == want, "i32 sum over managed memory via wk_reduce_to_host");
     CHECK_CUDA(cudaFree(m));
 
+    /* Every element equal to the identity of argmax: the answer is index 0,
+     * not "no element". */
+    size_t k = 4099;
+    float *neg_inf = malloc(k * sizeof *neg_inf);
+    float *d_neg_inf;
+    for (size_t i = 0; i < k; ++i)
+        neg_inf[i] = -INFINITY;
+    CHECK_CUDA(cudaMalloc((void **)&d_neg_inf, k * sizeof *neg_inf));
+    CHECK_CUDA(cudaMemcpy(d_neg_inf, neg_inf, k * sizeof *neg_inf, cudaMemcpyHostToDevice));
     wk_arg_result r;
+    st = wk_reduce_to_host(ctx, d_neg_inf, &r, k, WK_F32, WK_ARGMAX, stream);
+    wk_expect(&tally, st == WK_SUCCESS && r.index == 0 && r.value.f32 == -INFINITY, "argmax of all -inf is index 0");
+    st = wk_reduce_to_host(ctx, d_neg_inf + 1, &r, k - 1, WK_F32, WK_ARGMIN, stream);
+    wk_expect(&tally, st == WK_SUCCESS && r.index == 0, "argmin of all -inf (unaligned) is index 0");
+    CHECK_CUDA(cudaFree(d_neg_inf));
+    free(neg_inf);
+
     memset(&r, 0x11, sizeof r);
     st = wk_reduce_to_host(ctx, NULL, &r, 0, WK_F32, WK_ARGMIN, stream);
     wk_expect(&tally, st == WK_SUCCESS && r.index == -1 && r.value.f32 > 3.4e38f,
