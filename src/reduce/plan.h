@@ -14,7 +14,9 @@ extern "C" {
 /* Threads per block, and the blocks per SM that __launch_bounds__ promises to
  * fit: the grid never exceeds sm_count * WK_REDUCE_BLOCKS_PER_SM, so every
  * block is resident at once and one pass over the data suffices. */
+#ifndef WK_REDUCE_THREADS
 #define WK_REDUCE_THREADS 256
+#endif
 #ifndef WK_REDUCE_BLOCKS_PER_SM
 #define WK_REDUCE_BLOCKS_PER_SM 4
 #endif

@@ -89,13 +89,16 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
 
     /* Launched with programmatic stream serialization: this grid may be
      * scheduled while the previous kernel in the stream still runs. Wait for
-     * that kernel's completion and memory before touching any memory, then
-     * let the next launch be scheduled in turn. Only the launch latency
-     * overlaps; the order of memory effects is the stream's. */
+     * that kernel's completion and memory before touching any memory. Only
+     * launch latency overlaps; the order of memory effects is the stream's. */
     asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;");
 
-    P acc = block_reduce(fold_thread_share<R>(in, plan), op, scratch);
+    P acc = fold_thread_share<R>(in, plan);
+    /* Let the next launch be scheduled once this block has read its share:
+     * its blocks then wait through this grid's tail, not its whole run, so
+     * they hold SM resources only briefly. */
+    asm volatile("griddepcontrol.launch_dependents;");
+    acc = block_reduce(acc, op, scratch);
 
     if (gridDim.x == 1) {
         if (threadIdx.x == 0)
