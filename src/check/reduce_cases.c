@@ -21,7 +21,7 @@ static int op_applies(wk_dtype d, wk_op op) { return !(wk_op_is_bitwise(op) && w
 
 /* Sizes around warp, block and vector boundaries, and primes. */
 static const size_t small_sizes[] = {0, 1, 2, 3, 7, 31, 32, 33, 1023, 1024, 1025, 65537};
-static const size_t quick_sizes[] = {0, 1, 33, 1025, 65537};
+static const size_t quick_sizes[] = {0, 1, 33, 1025, 65537, 1000003}; /* 1000003 runs the deep shape */
 static const size_t large_sizes[] = {1000003, ((size_t)1 << 20) - 1, ((size_t)1 << 20) + 1, ((size_t)1 << 24) + 7};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,9 +10,19 @@ static size_t ceil_log2(size_t x)
     return bits;
 }
 
+static size_t sms_or_one(int sm_count) { return sm_count > 0 ? (size_t)sm_count : 1; }
+
 unsigned wk_reduce_max_grid(int sm_count)
 {
-    return (unsigned)(sm_count > 0 ? sm_count : 1) * WK_REDUCE_BLOCKS_PER_SM;
+    size_t most = WK_WIDE_BLOCKS_PER_SM > WK_DEEP_BLOCKS_PER_SM ? WK_WIDE_BLOCKS_PER_SM : WK_DEEP_BLOCKS_PER_SM;
+    return (unsigned)(sms_or_one(sm_count) * most);
+}
+
+/* Blocks for one round of `unroll` vectors per thread, within the cap. */
+static unsigned blocks_for(size_t nvec, size_t threads, size_t unroll, size_t cap)
+{
+    size_t wanted = ceil_div(nvec, threads * unroll);
+    return (unsigned)(wanted < 1 ? 1 : wanted > cap ? cap : wanted);
 }
 
 int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
@@ -31,14 +41,22 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     plan->nvec = nvec;
     plan->tail = n - head - nvec * vec_elems;
     plan->vec_elems = (unsigned)vec_elems;
-    plan->block = WK_REDUCE_THREADS;
 
-    /* Enough blocks that each thread has WK_REDUCE_UNROLL vectors in flight,
-     * but no more than fit on the device at once. */
-    size_t per_block = (size_t)WK_REDUCE_THREADS * WK_REDUCE_UNROLL;
-    size_t wanted = ceil_div(nvec, per_block);
-    size_t cap = wk_reduce_max_grid(sm_count);
-    plan->grid = (unsigned)(wanted < 1 ? 1 : wanted > cap ? cap : wanted);
+    /* Deep where wide would need more than its 2 blocks per SM for one
+     * round, up to two deep rounds; wide everywhere else. */
+    size_t sms = sms_or_one(sm_count);
+    size_t deep_cap = sms * WK_DEEP_BLOCKS_PER_SM;
+    size_t deep_round = deep_cap * WK_DEEP_THREADS * WK_DEEP_UNROLL;
+    size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
+    if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
+        plan->shape = WK_SHAPE_DEEP;
+        plan->block = WK_DEEP_THREADS;
+        plan->grid = blocks_for(nvec, WK_DEEP_THREADS, WK_DEEP_UNROLL, deep_cap);
+    } else {
+        plan->shape = WK_SHAPE_WIDE;
+        plan->block = WK_WIDE_THREADS;
+        plan->grid = blocks_for(nvec, WK_WIDE_THREADS, WK_WIDE_UNROLL, sms * WK_WIDE_BLOCKS_PER_SM);
+    }
     return 0;
 }
 

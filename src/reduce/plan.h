@@ -11,20 +11,26 @@
 extern "C" {
 #endif
 
-/* Threads per block, and the blocks per SM that __launch_bounds__ promises to
- * fit: the grid never exceeds sm_count * WK_REDUCE_BLOCKS_PER_SM, so every
- * block is resident at once and one pass over the data suffices. */
-#ifndef WK_REDUCE_THREADS
-#define WK_REDUCE_THREADS 256
-#endif
-#ifndef WK_REDUCE_BLOCKS_PER_SM
-#define WK_REDUCE_BLOCKS_PER_SM 4
-#endif
-/* 16-byte loads each thread issues before it uses the first one. */
-#ifndef WK_REDUCE_UNROLL
-#define WK_REDUCE_UNROLL 4
-#endif
+/* Two launch shapes, chosen by size from measurements on an H100
+ * (docs/results.md):
+ *  - wide: 256-thread blocks, 8 per SM (full occupancy), 2 16-byte loads in
+ *    flight per thread. Best for large inputs, and for small ones, where it
+ *    spreads a few blocks over many SMs.
+ *  - deep: 512-thread blocks, 2 per SM, 4 loads in flight per thread. For
+ *    mid sizes (a few MiB) it covers the input in one round with a quarter
+ *    of the blocks, so the last block has fewer partials and tickets to
+ *    wait for.
+ * In both, the grid never exceeds what the device holds at once, so every
+ * block is resident and one pass over the data suffices. */
+#define WK_WIDE_THREADS 256
+#define WK_WIDE_BLOCKS_PER_SM 8
+#define WK_WIDE_UNROLL 2
+#define WK_DEEP_THREADS 512
+#define WK_DEEP_BLOCKS_PER_SM 2
+#define WK_DEEP_UNROLL 4
 #define WK_VECTOR_BYTES 16
+
+typedef enum wk_reduce_shape { WK_SHAPE_WIDE = 0, WK_SHAPE_DEEP = 1 } wk_reduce_shape;
 
 typedef struct wk_reduce_plan {
     size_t head;       /* scalar elements before the first 16-byte boundary   */
@@ -33,6 +39,7 @@ typedef struct wk_reduce_plan {
     unsigned vec_elems; /* elements per 16-byte vector                        */
     unsigned grid;     /* blocks in the launch                                */
     unsigned block;    /* threads per block                                   */
+    wk_reduce_shape shape;
 } wk_reduce_plan;
 
 /* Plans a reduce of n elements of elem_size bytes starting at address addr

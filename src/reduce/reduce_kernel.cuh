@@ -2,11 +2,12 @@
  *
  * Each thread folds a grid-stride share of the input into one partial:
  * a scalar head up to the first 16-byte boundary, a body of 16-byte vector
- * loads (WK_REDUCE_UNROLL in flight before the first is used) and a scalar
- * tail. Each block reduces its threads' partials, writes one per block, and
+ * loads (Unroll in flight before the first is used) and a scalar tail.
+ * The launch shape (threads, blocks per SM, Unroll) comes from the plan.
+ * Each block reduces its threads' partials, writes one per block, and
  * takes a ticket; the block that takes the last ticket combines the blocks'
  * partials in block order and writes the result. The order of every
- * combination depends only on n, the alignment and the grid, so results are
+ * combination depends only on n, the alignment and the device, so results are
  * the same bits on every run. */
 #ifndef WARPKIT_REDUCE_KERNEL_CUH
 #define WARPKIT_REDUCE_KERNEL_CUH
@@ -42,7 +43,7 @@ __device__ inline typename R::partial fold_vec(typename R::partial acc, const ve
 }
 
 /* This thread's share of the input, folded in a fixed order. */
-template <class R>
+template <class R, int Unroll>
 __device__ inline typename R::partial fold_thread_share(const typename R::storage *__restrict__ in,
                                                         const wk_reduce_plan &plan)
 {
@@ -58,13 +59,13 @@ __device__ inline typename R::partial fold_thread_share(const typename R::storag
     const V *body = reinterpret_cast<const V *>(in + plan.head);
     const long long body_index = (long long)plan.head;
     size_t i = thread;
-    for (; i + (WK_REDUCE_UNROLL - 1) * threads < plan.nvec; i += WK_REDUCE_UNROLL * threads) {
-        V v[WK_REDUCE_UNROLL];
+    for (; i + (Unroll - 1) * threads < plan.nvec; i += Unroll * threads) {
+        V v[Unroll];
 #pragma unroll
-        for (int u = 0; u < WK_REDUCE_UNROLL; ++u)
+        for (int u = 0; u < Unroll; ++u)
             v[u] = load_vec(body + i + u * threads);
 #pragma unroll
-        for (int u = 0; u < WK_REDUCE_UNROLL; ++u)
+        for (int u = 0; u < Unroll; ++u)
             acc = fold_vec<R>(acc, v[u], body_index + (long long)((i + u * threads) * V::size));
     }
     for (; i < plan.nvec; i += threads)
@@ -77,8 +78,8 @@ __device__ inline typename R::partial fold_thread_share(const typename R::storag
     return acc;
 }
 
-template <class R>
-__global__ void __launch_bounds__(WK_REDUCE_THREADS, WK_REDUCE_BLOCKS_PER_SM)
+template <class R, int Threads, int BlocksPerSM, int Unroll>
+__global__ void __launch_bounds__(Threads, BlocksPerSM)
 reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out,
               typename R::partial *partials, unsigned *ticket)
 {
@@ -93,7 +94,7 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
      * launch latency overlaps; the order of memory effects is the stream's. */
     asm volatile("griddepcontrol.wait;" ::: "memory");
 
-    P acc = fold_thread_share<R>(in, plan);
+    P acc = fold_thread_share<R, Unroll>(in, plan);
     /* Let the next launch be scheduled once this block has read its share:
      * its blocks then wait through this grid's tail, not its whole run, so
      * they hold SM resources only briefly. */
@@ -129,6 +130,9 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
 
 template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
 {
+    auto kernel = l->plan.shape == WK_SHAPE_DEEP
+                      ? reduce_kernel<R, WK_DEEP_THREADS, WK_DEEP_BLOCKS_PER_SM, WK_DEEP_UNROLL>
+                      : reduce_kernel<R, WK_WIDE_THREADS, WK_WIDE_BLOCKS_PER_SM, WK_WIDE_UNROLL>;
     cudaLaunchAttribute overlap;
     overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     overlap.val.programmaticStreamSerializationAllowed = 1;
@@ -138,7 +142,7 @@ template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
     config.stream = l->stream;
     config.attrs = &overlap;
     config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, reduce_kernel<R>, static_cast<const typename R::storage *>(l->in), l->plan,
+    return cudaLaunchKernelEx(&config, kernel, static_cast<const typename R::storage *>(l->in), l->plan,
                               l->out, static_cast<typename R::partial *>(l->partials), l->ticket);
 }
 

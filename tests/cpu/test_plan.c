@@ -21,6 +21,10 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
         return snprintf(why, why_size, "tail longer than a vector"), 0;
     if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
         return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
+    unsigned per_sm = p.shape == WK_SHAPE_DEEP ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM;
+    unsigned threads = p.shape == WK_SHAPE_DEEP ? WK_DEEP_THREADS : WK_WIDE_THREADS;
+    if (p.block != threads || p.grid > (unsigned)sms * per_sm)
+        return snprintf(why, why_size, "grid %u x %u does not fit the shape", p.grid, p.block), 0;
     if (p.head > (size_t)p.grid * p.block || p.tail > (size_t)p.grid * p.block)
         return snprintf(why, why_size, "head or tail larger than the threads"), 0;
     return 1;
@@ -50,11 +54,13 @@ int main(void)
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 3, 132, &p) == -1, "an element size that does not divide 16 is refused");
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
-    wk_reduce_plan small, big;
+    wk_reduce_plan small, mid, big;
     wk_plan_reduce(0x1000, 1000, 4, 132, &small);
+    wk_plan_reduce(0x1000, (size_t)1 << 20, 8, 132, &mid);
     wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &big);
-    wk_expect(&t, small.grid == 1, "a small input runs in one block");
-    wk_expect(&t, big.grid == wk_reduce_max_grid(132), "a large input fills the device");
+    wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
+    wk_expect(&t, mid.shape == WK_SHAPE_DEEP && mid.grid == 256, "8 MiB run in one round of 256 deep blocks");
+    wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132), "a large input fills the device");
     wk_expect(&t, wk_reduce_plan_depth(&big) > wk_reduce_plan_depth(&small), "depth grows with the work per thread");
     /* 2^30 floats over 132 * blocks_per_sm * 256 threads: each thread folds
      * at least n / threads elements, so the bound must be at least that. */
