@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #define WK_BENCH_CHECK(call)                                                               \
@@ -25,56 +26,106 @@ namespace wk {
 namespace bench {
 
 /* Median per-call times of a batch, in microseconds: on the GPU (events),
- * and on the host for enqueueing alone (a call whose host time exceeds its
+ * and on the host for enqueueing alone (a call whose host time reaches its
  * GPU time is bound by launch overhead, not by the kernel). */
 struct call_time {
     double gpu_us;
     double host_us;
 };
 
-/* `call(k)` enqueues call number k on `stream` (k lets the caller rotate its
- * inputs); it returns false on failure. Batches are sized to last about
- * `batch_us` so that event resolution and launch jitter stay small. */
-template <class Call> call_time time_calls(Call call, int repeats, cudaStream_t stream, double batch_us = 2000.0)
-{
-    cudaEvent_t start, stop;
-    WK_BENCH_CHECK(cudaEventCreate(&start));
-    WK_BENCH_CHECK(cudaEventCreate(&stop));
-    long long k = 0;
-    double host_us = 0;
-    auto run_batch = [&](int calls) {
-        WK_BENCH_CHECK(cudaEventRecord(start, stream));
+/* Times batches of one kind of call. `call(k)` enqueues call number k on
+ * the stream (k lets the caller rotate its inputs) and returns false on
+ * failure. Batches are sized to last about `batch_us`, so that event
+ * resolution and launch jitter stay small against them. */
+template <class Call> class batch_timer {
+  public:
+    batch_timer(Call call, cudaStream_t stream, double batch_us) : call_(call), stream_(stream)
+    {
+        WK_BENCH_CHECK(cudaEventCreate(&start_));
+        WK_BENCH_CHECK(cudaEventCreate(&stop_));
+        run(3); /* module load, first touch */
+        double probe = run(10);
+        batch_ = (int)std::min(1000.0, std::max(1.0, batch_us / std::max(probe, 1e-3)));
+    }
+    batch_timer(const batch_timer &) = delete;
+    batch_timer &operator=(const batch_timer &) = delete;
+    ~batch_timer()
+    {
+        cudaEventDestroy(start_);
+        cudaEventDestroy(stop_);
+    }
+
+    /* Runs untimed batches for about `us`, so that clocks settle. */
+    void warm_up(double us)
+    {
+        for (double spent = 0; spent < us;)
+            spent += run(batch_) * batch_;
+    }
+    /* Times one batch and keeps its per-call times. */
+    void sample()
+    {
+        gpu_.push_back(run(batch_));
+        host_.push_back(host_us_);
+    }
+    call_time median() const { return call_time{median_of(gpu_), median_of(host_)}; }
+
+  private:
+    double run(int calls)
+    {
+        WK_BENCH_CHECK(cudaEventRecord(start_, stream_));
         auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < calls; ++i)
-            if (!call(k++))
+            if (!call_(k_++))
                 std::exit(2);
         auto t1 = std::chrono::steady_clock::now();
-        host_us = std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
-        WK_BENCH_CHECK(cudaEventRecord(stop, stream));
-        WK_BENCH_CHECK(cudaEventSynchronize(stop));
+        host_us_ = std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
+        WK_BENCH_CHECK(cudaEventRecord(stop_, stream_));
+        WK_BENCH_CHECK(cudaEventSynchronize(stop_));
         float ms = 0;
-        WK_BENCH_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        WK_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
         return 1000.0 * ms / calls;
-    };
-
-    /* Warm-up (module load, first touch), a probe that sizes the batches,
-     * then at least 20 ms of calls so that clocks settle before timing. */
-    run_batch(3);
-    double probe = run_batch(10);
-    int batch = (int)std::min(1000.0, std::max(1.0, batch_us / std::max(probe, 1e-3)));
-    for (double warm_us = 0; warm_us < 20000.0;)
-        warm_us += run_batch(batch) * batch;
-
-    std::vector<double> gpu, host;
-    for (int r = 0; r < repeats; ++r) {
-        gpu.push_back(run_batch(batch));
-        host.push_back(host_us);
     }
-    std::sort(gpu.begin(), gpu.end());
-    std::sort(host.begin(), host.end());
-    WK_BENCH_CHECK(cudaEventDestroy(start));
-    WK_BENCH_CHECK(cudaEventDestroy(stop));
-    return call_time{gpu[gpu.size() / 2], host[host.size() / 2]};
+    static double median_of(std::vector<double> v)
+    {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0 : v[v.size() / 2];
+    }
+
+    Call call_;
+    cudaStream_t stream_;
+    cudaEvent_t start_, stop_;
+    long long k_ = 0;
+    int batch_ = 1;
+    double host_us_ = 0;
+    std::vector<double> gpu_, host_;
+};
+
+constexpr double warm_up_us = 20000.0;
+
+/* Median per-call times of `call` over `repeats` batches. */
+template <class Call> call_time time_calls(Call call, int repeats, cudaStream_t stream, double batch_us = 2000.0)
+{
+    batch_timer<Call> t(call, stream, batch_us);
+    t.warm_up(warm_up_us);
+    for (int r = 0; r < repeats; ++r)
+        t.sample();
+    return t.median();
+}
+
+/* Two kinds of call timed in alternating batches, so that a slow spell of
+ * the machine falls on both alike. */
+template <class A, class B>
+std::pair<call_time, call_time> time_interleaved(A a, B b, int repeats, cudaStream_t stream, double batch_us = 2000.0)
+{
+    batch_timer<A> ta(a, stream, batch_us);
+    batch_timer<B> tb(b, stream, batch_us);
+    ta.warm_up(warm_up_us);
+    tb.warm_up(warm_up_us);
+    for (int r = 0; r < repeats; ++r) {
+        ta.sample();
+        tb.sample();
+    }
+    return {ta.median(), tb.median()};
 }
 
 /* The GPU time alone. */

@@ -25,10 +25,6 @@ extern "C" {
 #define WK_WIDE_THREADS 256
 #define WK_WIDE_BLOCKS_PER_SM 8
 #define WK_WIDE_UNROLL 2
-/* Arg ops spend more instructions per element; twice the loads in flight
- * keep the memory busy while they compare (the grid is planned for
- * WK_WIDE_UNROLL either way). */
-#define WK_WIDE_ARG_UNROLL 4
 #define WK_DEEP_THREADS 512
 #define WK_DEEP_BLOCKS_PER_SM 2
 #define WK_DEEP_UNROLL 4

@@ -130,10 +130,9 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
 
 template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
 {
-    constexpr int wide_unroll = R::needs_index ? WK_WIDE_ARG_UNROLL : WK_WIDE_UNROLL;
     auto kernel = l->plan.shape == WK_SHAPE_DEEP
                       ? reduce_kernel<R, WK_DEEP_THREADS, WK_DEEP_BLOCKS_PER_SM, WK_DEEP_UNROLL>
-                      : reduce_kernel<R, WK_WIDE_THREADS, WK_WIDE_BLOCKS_PER_SM, wide_unroll>;
+                      : reduce_kernel<R, WK_WIDE_THREADS, WK_WIDE_BLOCKS_PER_SM, WK_WIDE_UNROLL>;
     cudaLaunchAttribute overlap;
     overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     overlap.val.programmaticStreamSerializationAllowed = 1;

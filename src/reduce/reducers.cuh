@@ -86,19 +86,38 @@ template <class S, class Op> struct arg {
     {
         return Op::is_max ? beats_for_max(b, a) : beats_for_min(b, a);
     }
+    /* The best of x[0 .. N) and its offset, as a tree of strict comparisons
+     * with the earlier side on the left: equal values keep the earlier one,
+     * and the dependency chain is log2(N) deep. N is 2, 4 or 8. */
+    template <int N>
+    static __device__ __forceinline__ void best_of(const S (&x)[N], value &best, int &at)
+    {
+        value v[N];
+        int offset[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            v[j] = to_acc<value>(x[j]);
+            offset[j] = j;
+        }
+#pragma unroll
+        for (int width = 1; width < N; width *= 2) {
+#pragma unroll
+            for (int j = 0; j + width < N; j += 2 * width) {
+                if (beats(v[j + width], v[j])) {
+                    v[j] = v[j + width];
+                    offset[j] = offset[j + width];
+                }
+            }
+        }
+        best = v[0];
+        at = offset[0];
+    }
     template <int N>
     static __device__ partial fold(partial acc, const S (&x)[N], long long first_index)
     {
-        value best = to_acc<value>(x[0]);
-        int at = 0;
-#pragma unroll
-        for (int j = 1; j < N; ++j) {
-            value v = to_acc<value>(x[j]);
-            if (beats(v, best)) {
-                best = v;
-                at = j;
-            }
-        }
+        value best;
+        int at;
+        best_of(x, best, at);
         /* An empty partial (the identity) loses even to an equal value, so
          * that an input of nothing but -inf still reports index 0. */
         bool take = beats(best, acc.value) || acc.index == LLONG_MAX;
