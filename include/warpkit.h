@@ -119,8 +119,9 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
 
 /* A context belongs to one device. It reads the device's properties once and
  * owns a small workspace (a few KiB, independent of n), so calls need no
- * allocation. Calls that share a context must be ordered: issue them on one
- * stream, or give each concurrent stream a context of its own. */
+ * allocation. Calls that share a context must be ordered: issue them from
+ * one host thread at a time on one stream, or give each concurrent stream
+ * (and thread) a context of its own. */
 typedef struct wk_context wk_context;
 
 /* Creates a context on `device` (-1: the calling thread's current device).
@@ -128,7 +129,9 @@ typedef struct wk_context wk_context;
  * WK_ERROR_NO_DEVICE when no CUDA device or driver can be used. */
 wk_status wk_create(wk_context **ctx, int device);
 
-/* Waits for the context's work to finish and frees it. NULL is a no-op. */
+/* Synchronizes the context's device (cudaDeviceSynchronize: work on every
+ * stream may still use the workspace) and frees the context. NULL is a
+ * no-op. */
 wk_status wk_destroy(wk_context *ctx);
 
 /* The context's device ordinal and its multiprocessor count. */
@@ -159,7 +162,17 @@ int wk_context_sm_count(const wk_context *ctx);
  *  - Ties:   ARGMIN / ARGMAX return the lowest index among equal extremes.
  *  - Ops:    AND, OR, XOR are for integer dtypes; on float dtypes they return
  *    WK_ERROR_UNSUPPORTED.
+ *  - f16 / bf16 arg results carry the element's value; a NaN comes back as
+ *    the canonical NaN of the dtype (0x7fff), not the element's payload.
  *  - d_out may not overlap d_in.
+ *
+ * Launch: on sm_90 and later the kernel is launched with programmatic
+ * stream serialization, so that back-to-back calls overlap their launch
+ * latency. It waits for the previous kernel in the stream to finish before
+ * it reads anything, so stream order holds for its inputs as usual. A kernel
+ * of yours that follows it with programmatic serialization enabled must call
+ * cudaGridDependencySynchronize() before it reads d_out, as with any such
+ * launch; ordinary launches need nothing.
  */
 wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n,
                     wk_dtype dtype, wk_op op, cudaStream_t stream);

@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# CMake 3.24 or newer; an older or missing one is replaced from PyPI if apt's is too old.
+cmake_ok() {
+    command -v cmake >/dev/null &&
+        printf '%s\n3.24\n' "$(cmake --version | head -n 1 | awk '{print $3}')" | sort -V -C -r 2>/dev/null
+}
 need_apt=()
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
@@ -13,6 +18,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing: ${need_apt[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need_apt[@]}"
+fi
+
+if ! cmake_ok; then
+    echo "CMake 3.24 or newer is needed; installing it from PyPI"
+    python3 -m pip install --quiet --user "cmake>=3.24" && export PATH="$HOME/.local/bin:$PATH"
+    cmake_ok || { echo "error: could not get CMake 3.24 or newer" >&2; exit 1; }
 fi
 
 if ! command -v nvcc >/dev/null; then

@@ -11,13 +11,12 @@ import re
 
 
 def ctest_counts(path):
-    text = open(path).read()
-    total = re.search(r"tests passed, (\d+) tests failed out of (\d+)", text)
-    skipped = len(re.findall(r"\(Skipped\)", text))
-    if not total:
-        return {"passed": 0, "failed": -1, "skipped": skipped}
-    failed, count = int(total.group(1)), int(total.group(2))
-    return {"passed": count - failed - skipped, "failed": failed, "skipped": skipped}
+    """Counts CTest's per-test result lines ("1/9 Test #1: name ...   Passed")."""
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for status in re.findall(r"Test\s+#\d+: \S+ \.*\s*\**\s*(\w+)", open(path).read()):
+        key = {"Passed": "passed", "Skipped": "skipped"}.get(status, "failed")
+        counts[key] += 1
+    return counts
 
 
 def sanitizer_errors(log_dir, tool):
@@ -57,8 +56,17 @@ def main():
         "bench": bench["bench"],
     }
     with open(a.out, "w") as f:
-        json.dump(result, f, indent=1)
-        f.write("\n")
+        f.write(format_results(result))
+
+
+def format_results(result):
+    """JSON with one benchmark row per line, so that diffs between runs read
+    row by row."""
+    rows = result.pop("bench")
+    head = json.dumps(result, indent=1)[:-2]  # drop the closing brace
+    body = ",\n".join("  " + json.dumps(r) for r in rows)
+    result["bench"] = rows
+    return head + ',\n "bench": [\n' + body + "\n ]\n}\n"
 
 
 if __name__ == "__main__":

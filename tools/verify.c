@@ -28,14 +28,14 @@ int wk_verify_main(const wk_cli_options *opts)
     uint64_t seed = wk_seed_from_time();
     printf("seed %llu (set WK_SEED to repeat)\n", (unsigned long long)seed);
 
-    size_t count = wk_reduce_cases(WK_CASES_QUICK, seed, NULL, 0);
+    size_t count = wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env.ctx), seed, NULL, 0);
     size_t huge = opts->quick ? 0 : wk_reduce_huge_cases(seed, NULL, 0);
     wk_reduce_case *cases = malloc((count + huge) * sizeof *cases);
     if (!cases) {
         fprintf(stderr, "warpkit verify: out of host memory\n");
         return 2;
     }
-    wk_reduce_cases(WK_CASES_QUICK, seed, cases, count);
+    wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env.ctx), seed, cases, count);
     wk_reduce_huge_cases(seed, cases + count, huge);
 
     int failed = 0;

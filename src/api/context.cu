@@ -85,8 +85,10 @@ extern "C" wk_status wk_create(wk_context **out, int device)
     wk_status status = wk_device_enter(c, &guard);
     if (status == WK_SUCCESS) {
         err = cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&c->cc_major, cudaDevAttrComputeCapabilityMajor, device);
         if (err != cudaSuccess)
-            status = wk_cuda_fail(err, "reading the SM count");
+            status = wk_cuda_fail(err, "reading the device attributes");
     }
     if (status == WK_SUCCESS) {
         c->max_grid = wk_reduce_max_grid(c->sm_count);

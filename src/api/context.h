@@ -7,6 +7,7 @@
 struct wk_context {
     int device;
     int sm_count;
+    int cc_major;          /* compute capability, major number            */
     unsigned max_grid;     /* most blocks a reduce launches               */
     void *workspace;       /* one allocation holding the three below      */
     void *partials;        /* max_grid partial-result slots               */
@@ -19,8 +20,8 @@ struct wk_context {
 extern "C" {
 #endif
 
-/* Makes ctx's device current for the duration of a call; restore() puts the
- * caller's device back. */
+/* wk_device_enter makes ctx's device current for the duration of a call;
+ * wk_device_leave puts the caller's device back. */
 typedef struct wk_device_guard {
     int previous;
     int changed;

@@ -14,12 +14,11 @@ static const reduce_launcher launchers[WK_DTYPE_COUNT] = {
     wk_reduce_launch_f32, wk_reduce_launch_f64, wk_reduce_launch_f16, wk_reduce_launch_bf16,
 };
 
-/* Everything that can be checked before a launch. */
+/* Everything that can be checked before a launch. Runs with the context's
+ * device current, so that pointer queries touch no other device. */
 static wk_status check_reduce(const wk_context *ctx, const void *d_in, const void *d_out, size_t n,
                               wk_dtype dtype, wk_op op, const char *fn)
 {
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
     wk_status status = wk_check_dtype_op(dtype, op, fn);
     if (status != WK_SUCCESS)
         return status;
@@ -37,36 +36,43 @@ static wk_status check_reduce(const wk_context *ctx, const void *d_in, const voi
     return WK_SUCCESS;
 }
 
-static wk_status launch_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
-                               wk_op op, cudaStream_t stream, const char *fn)
+/* Checks, plans and launches; the caller has made ctx's device current. */
+static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                wk_op op, cudaStream_t stream, const char *fn)
 {
+    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
     wk_reduce_launch l;
     l.in = d_in;
     l.out = d_out;
     l.op = op;
     l.partials = ctx->partials;
     l.ticket = ctx->ticket;
+    l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
-    if (wk_plan_reduce((uintptr_t)d_in, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
+    /* With no elements the pointer is never read, and need not be aligned. */
+    uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
+    if (wk_plan_reduce(address, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
-
-    wk_device_guard guard;
-    wk_status status = wk_device_enter(ctx, &guard);
-    if (status != WK_SUCCESS)
-        return status;
     cudaError_t err = launchers[dtype](&l);
-    wk_device_leave(&guard);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
 extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                wk_op op, cudaStream_t stream)
 {
+    const char *fn = "wk_reduce";
     wk_clear_error();
-    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, "wk_reduce");
+    if (!ctx)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(ctx, &guard);
     if (status != WK_SUCCESS)
         return status;
-    return launch_reduce(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce");
+    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn);
+    wk_device_leave(&guard);
+    return status;
 }
 
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
@@ -74,23 +80,25 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
 {
     const char *fn = "wk_reduce_to_host";
     wk_clear_error();
+    if (!ctx)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
     if (!h_out)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
-    wk_status status = check_reduce(ctx, d_in, ctx ? ctx->result : NULL, n, dtype, op, fn);
-    if (status != WK_SUCCESS)
-        return status;
-    status = launch_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
-    if (status != WK_SUCCESS)
-        return status;
-
-    size_t bytes = wk_reduce_result_size(dtype, op);
     wk_device_guard guard;
-    if ((status = wk_device_enter(ctx, &guard)) != WK_SUCCESS)
+    wk_status status = wk_device_enter(ctx, &guard);
+    if (status != WK_SUCCESS)
         return status;
-    cudaError_t err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
-    if (err == cudaSuccess)
-        err = cudaStreamSynchronize(stream);
+    status = checked_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
+    size_t bytes = wk_reduce_result_size(dtype, op);
+    cudaError_t err = cudaSuccess;
+    if (status == WK_SUCCESS) {
+        err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
+        if (err == cudaSuccess)
+            err = cudaStreamSynchronize(stream);
+    }
     wk_device_leave(&guard);
+    if (status != WK_SUCCESS)
+        return status;
     if (err != cudaSuccess)
         return wk_cuda_fail(err, fn);
     memcpy(h_out, ctx->host_result, bytes);

@@ -1,5 +1,6 @@
 #include "reduce_cases.h"
 #include "internal.h"
+#include "plan.h"
 
 typedef struct case_list {
     wk_reduce_case *out;
@@ -42,7 +43,22 @@ static void add_specials(case_list *l, wk_dtype d, wk_op op, size_t n)
     }
 }
 
-size_t wk_reduce_cases(wk_case_level level, uint64_t seed, wk_reduce_case *out, size_t cap)
+/* Sizes at the edges of the launch shapes on a device with sm_count SMs
+ * (src/reduce/plan.c): the first deep size, the first with two deep rounds,
+ * the last deep size, and the first wide size after it; odd by a few
+ * elements so that the tail runs too. */
+static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
+{
+    size_t vec = WK_VECTOR_BYTES / wk_dtype_size(d);
+    size_t sms = sm_count > 0 ? (size_t)sm_count : 1;
+    size_t wide_round = 2 * sms * WK_WIDE_THREADS * WK_WIDE_UNROLL;
+    size_t deep_round = sms * WK_DEEP_BLOCKS_PER_SM * WK_DEEP_THREADS * WK_DEEP_UNROLL;
+    const size_t vectors[] = {wide_round + 1, deep_round + 1, 2 * deep_round, 2 * deep_round + 1};
+    for (size_t k = 0; k < COUNT(vectors); ++k)
+        add(l, d, op, vectors[k] * vec + k % 2 * (vec - 1), k, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+}
+
+size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_reduce_case *out, size_t cap)
 {
     case_list l = {out, cap, 0, seed};
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
@@ -55,6 +71,8 @@ size_t wk_reduce_cases(wk_case_level level, uint64_t seed, wk_reduce_case *out, 
                 for (size_t s = 0; s < COUNT(quick_sizes); ++s)
                     add(&l, dtype, op, quick_sizes[s], s % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
                 add_specials(&l, dtype, op, 1025);
+                if (op == WK_SUM && wk_dtype_is_float(dtype))
+                    add(&l, dtype, op, 65537, 3, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
                 continue;
             }
             for (size_t s = 0; s < COUNT(small_sizes); ++s)
@@ -64,6 +82,14 @@ size_t wk_reduce_cases(wk_case_level level, uint64_t seed, wk_reduce_case *out, 
                 add(&l, dtype, op, large_sizes[s], (s + (size_t)o) % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
             add_specials(&l, dtype, op, 33);
             add_specials(&l, dtype, op, 1000003);
+            if (op == WK_SUM || op == WK_ARGMAX)
+                add_shape_edges(&l, dtype, op, sm_count);
+            if (op == WK_SUM && wk_dtype_is_float(dtype)) {
+                /* Exact sums (see reduce_check.c): a lost element shows. */
+                add(&l, dtype, op, 65537, 1, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
+                add(&l, dtype, op, 1000003, 2, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
+                add(&l, dtype, op, ((size_t)1 << 24) + 7, 3, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
+            }
         }
     }
     return l.count;

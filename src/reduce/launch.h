@@ -17,6 +17,7 @@ typedef struct wk_reduce_launch {
     wk_op op;
     void *partials;    /* wk_reduce_max_grid() slots of 16 bytes          */
     unsigned *ticket;  /* zero between launches; the last block resets it */
+    int overlap_launch; /* programmatic stream serialization (sm_90 and up) */
     cudaStream_t stream;
 } wk_reduce_launch;
 

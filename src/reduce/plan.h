@@ -18,10 +18,11 @@ extern "C" {
  *    spreads a few blocks over many SMs.
  *  - deep: 512-thread blocks, 2 per SM, 4 loads in flight per thread. For
  *    mid sizes (a few MiB) it covers the input in one round with a quarter
- *    of the blocks, so the last block has fewer partials and tickets to
- *    wait for.
- * In both, the grid never exceeds what the device holds at once, so every
- * block is resident and one pass over the data suffices. */
+ *    of the blocks: fewer tickets to take and partials for the last block
+ *    to combine.
+ * The grid is capped at blocks-per-SM times the SM count; beyond that each
+ * thread loops over the input (grid stride). The ticket protocol never
+ * waits on another block, so it needs no block to be resident. */
 #define WK_WIDE_THREADS 256
 #define WK_WIDE_BLOCKS_PER_SM 8
 #define WK_WIDE_UNROLL 2

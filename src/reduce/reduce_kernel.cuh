@@ -35,13 +35,6 @@ template <class S> __device__ inline vec<S> load_vec(const vec<S> *p)
     return v;
 }
 
-template <class R>
-__device__ inline typename R::partial fold_vec(typename R::partial acc, const vec<typename R::storage> &v,
-                                               long long first_index)
-{
-    return R::fold(acc, v.e, first_index);
-}
-
 /* This thread's share of the input, folded in a fixed order. */
 template <class R, int Unroll>
 __device__ inline typename R::partial fold_thread_share(const typename R::storage *__restrict__ in,
@@ -66,10 +59,10 @@ __device__ inline typename R::partial fold_thread_share(const typename R::storag
             v[u] = load_vec(body + i + u * threads);
 #pragma unroll
         for (int u = 0; u < Unroll; ++u)
-            acc = fold_vec<R>(acc, v[u], body_index + (long long)((i + u * threads) * V::size));
+            acc = R::fold(acc, v[u].e, body_index + (long long)((i + u * threads) * V::size));
     }
     for (; i < plan.nvec; i += threads)
-        acc = fold_vec<R>(acc, load_vec(body + i), body_index + (long long)(i * V::size));
+        acc = R::fold(acc, load_vec(body + i).e, body_index + (long long)(i * V::size));
 
     if (thread < plan.tail) {
         size_t k = plan.head + plan.nvec * V::size + thread;
@@ -88,17 +81,22 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     __shared__ bool last_block;
     const combiner<R> op;
 
-    /* Launched with programmatic stream serialization: this grid may be
-     * scheduled while the previous kernel in the stream still runs. Wait for
-     * that kernel's completion and memory before touching any memory. Only
-     * launch latency overlaps; the order of memory effects is the stream's. */
+    /* On sm_90 and later the kernel is launched with programmatic stream
+     * serialization: this grid may be scheduled while the previous kernel in
+     * the stream still runs. Wait for that kernel's completion and memory
+     * before touching any memory. Only launch latency overlaps; the order of
+     * memory effects is the stream's. */
+#if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 
     P acc = fold_thread_share<R, Unroll>(in, plan);
     /* Let the next launch be scheduled once this block has read its share:
      * its blocks then wait through this grid's tail, not its whole run, so
      * they hold SM resources only briefly. */
-    asm volatile("griddepcontrol.launch_dependents;");
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
     acc = block_reduce(acc, op, scratch);
 
     if (gridDim.x == 1) {
@@ -141,7 +139,7 @@ template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
     config.blockDim = dim3(l->plan.block);
     config.stream = l->stream;
     config.attrs = &overlap;
-    config.numAttrs = 1;
+    config.numAttrs = l->overlap_launch ? 1 : 0;
     return cudaLaunchKernelEx(&config, kernel, static_cast<const typename R::storage *>(l->in), l->plan,
                               l->out, static_cast<typename R::partial *>(l->partials), l->ticket);
 }

@@ -37,8 +37,6 @@ template <class T> __device__ inline T load_from_l2(const T *p) { return __ldcg(
 template <class S, class Op> struct plain {
     using storage = S;
     using partial = typename accumulator<S, Op>::type;
-    using combine_op = Op;
-    static constexpr bool needs_index = false;
 
     static __device__ partial identity() { return Op{}.template identity<partial>(); }
     static __device__ partial element(S x, long long) { return to_acc<partial>(x); }
@@ -67,8 +65,6 @@ template <class S, class Op> struct arg {
     using storage = S;
     using value = typename accumulator<S, Op>::type;
     using partial = indexed<value>;
-    using combine_op = Op;
-    static constexpr bool needs_index = true;
 
     static __device__ partial identity() { return Op{}.template identity<partial>(); }
     static __device__ partial element(S x, long long i) { return partial{to_acc<value>(x), i}; }

@@ -587,8 +587,17 @@ static int check_exact(const void *in, size_t n, wk_dtype dtype, wk_op op,
     wk_arg_result expected;
     wk_ref_reduce(in, n, dtype, op, &expected);
     int ok = values_match(dtype, &expected.value, &got->value);
-    if (wk_op_is_arg(op))
+    if (wk_op_is_arg(op)) {
         ok = ok && expected.index == got->index;
+        /* The value must be that element's own bits (so -0 and +0 are told
+         * apart here); only f16 / bf16 NaNs come back canonical. */
+        if (ok && got->index >= 0) {
+            size_t size = wk_dtype_size(dtype);
+            const char *element = (const char *)in + (size_t)got->index * size;
+            int half_nan = (dtype == WK_F16 || dtype == WK_BF16) && isnan(wk_ref_load(element, 0, dtype));
+            ok = half_nan || memcmp(element, &got->value, size) == 0;
+        }
+    }
 
     char e_txt[80], g_txt[80];
     wk_ref_format(dtype, op, &expected, e_txt, sizeof e_txt);

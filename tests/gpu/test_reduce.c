@@ -26,12 +26,12 @@ int main(void)
     uint64_t seed = wk_seed_from_time();
     printf("seed %llu (set WK_SEED to repeat)%s\n", (unsigned long long)seed, quick ? ", quick list" : "");
 
-    size_t count = wk_reduce_cases(quick ? WK_CASES_QUICK : WK_CASES_FULL, seed, NULL, 0);
+    size_t count = wk_reduce_cases(quick ? WK_CASES_QUICK : WK_CASES_FULL, wk_context_sm_count(env.ctx), seed, NULL, 0);
     size_t huge = quick ? 0 : wk_reduce_huge_cases(seed, NULL, 0);
     wk_reduce_case *cases = malloc((count + huge) * sizeof *cases);
     if (!cases)
         return 1;
-    wk_reduce_cases(quick ? WK_CASES_QUICK : WK_CASES_FULL, seed, cases, count);
+    wk_reduce_cases(quick ? WK_CASES_QUICK : WK_CASES_FULL, wk_context_sm_count(env.ctx), seed, cases, count);
     wk_reduce_huge_cases(seed, cases + count, huge);
 
     wk_tally t = {0, 0};

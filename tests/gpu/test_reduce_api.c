@@ -163,8 +163,8 @@ static void test_repeatable(uint64_t seed)
     free(h);
 }
 
-/* wk_reduce_to_host, n = 0 with a NULL input, and managed memory. */
-static void test_conveniences(uint64_t seed)
+/* wk_reduce_to_host, identities and n = 0, and managed memory. */
+static void test_conveniences(uint64_t seed, void *d_scratch)
 {
     size_t n = 100003;
     int32_t *m;
@@ -178,27 +178,99 @@ static void test_conveniences(uint64_t seed)
     wk_expect(&tally, st == WK_SUCCESS && (uint32_t)got == want, "i32 sum over managed memory via wk_reduce_to_host");
     CHECK_CUDA(cudaFree(m));
 
-    /* Every element equal to the identity of argmax: the answer is index 0,
-     * not "no element". */
+    /* Every element equal to the identity of the arg op: the answer is the
+     * first element, index 0, not "no element". */
     size_t k = 4099;
-    float *neg_inf = malloc(k * sizeof *neg_inf);
-    float *d_neg_inf;
-    for (size_t i = 0; i < k; ++i)
-        neg_inf[i] = -INFINITY;
-    CHECK_CUDA(cudaMalloc((void **)&d_neg_inf, k * sizeof *neg_inf));
-    CHECK_CUDA(cudaMemcpy(d_neg_inf, neg_inf, k * sizeof *neg_inf, cudaMemcpyHostToDevice));
+    float *h_inf = malloc(k * sizeof *h_inf);
+    int32_t *h_int = malloc(k * sizeof *h_int);
+    float *d_inf;
+    int32_t *d_int;
+    CHECK_CUDA(cudaMalloc((void **)&d_inf, k * sizeof *h_inf));
+    CHECK_CUDA(cudaMalloc((void **)&d_int, k * sizeof *h_int));
     wk_arg_result r;
-    st = wk_reduce_to_host(ctx, d_neg_inf, &r, k, WK_F32, WK_ARGMAX, stream);
-    wk_expect(&tally, st == WK_SUCCESS && r.index == 0 && r.value.f32 == -INFINITY, "argmax of all -inf is index 0");
-    st = wk_reduce_to_host(ctx, d_neg_inf + 1, &r, k - 1, WK_F32, WK_ARGMIN, stream);
-    wk_expect(&tally, st == WK_SUCCESS && r.index == 0, "argmin of all -inf (unaligned) is index 0");
-    CHECK_CUDA(cudaFree(d_neg_inf));
-    free(neg_inf);
+    const int signs[2] = {-1, 1};
+    for (int s = 0; s < 2; ++s) {
+        wk_op op = signs[s] < 0 ? WK_ARGMAX : WK_ARGMIN;
+        for (size_t i = 0; i < k; ++i) {
+            h_inf[i] = signs[s] * INFINITY;
+            h_int[i] = signs[s] < 0 ? INT32_MIN : INT32_MAX;
+        }
+        CHECK_CUDA(cudaMemcpy(d_inf, h_inf, k * sizeof *h_inf, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d_int, h_int, k * sizeof *h_int, cudaMemcpyHostToDevice));
+        char label[128];
+        st = wk_reduce_to_host(ctx, d_inf + 1, &r, k - 1, WK_F32, op, stream);
+        snprintf(label, sizeof label, "%s of all %cinf (unaligned) is index 0", wk_op_name(op), signs[s] < 0 ? '-' : '+');
+        wk_expect(&tally, st == WK_SUCCESS && r.index == 0 && isinf(r.value.f32) && (r.value.f32 < 0) == (signs[s] < 0),
+                  label);
+        st = wk_reduce_to_host(ctx, d_int, &r, k, WK_I32, op, stream);
+        snprintf(label, sizeof label, "%s of all INT32_%s is index 0", wk_op_name(op), signs[s] < 0 ? "MIN" : "MAX");
+        wk_expect(&tally, st == WK_SUCCESS && r.index == 0 && r.value.i32 == h_int[0], label);
+    }
+    CHECK_CUDA(cudaFree(d_inf));
+    CHECK_CUDA(cudaFree(d_int));
+    free(h_inf);
+    free(h_int);
 
+    /* n = 0 gives the identity and index -1, whatever the input pointer:
+     * NULL, or not even aligned to the element. */
+    uint32_t bits;
     memset(&r, 0x11, sizeof r);
     st = wk_reduce_to_host(ctx, NULL, &r, 0, WK_F32, WK_ARGMIN, stream);
-    wk_expect(&tally, st == WK_SUCCESS && r.index == -1 && r.value.f32 > 3.4e38f,
-              "argmin of n = 0 (NULL input) gives +inf at index -1");
+    memcpy(&bits, &r.value, sizeof bits);
+    wk_expect(&tally, st == WK_SUCCESS && r.index == -1 && bits == 0x7f800000u && r.value.u64 >> 32 == 0,
+              "argmin of n = 0 (NULL input) gives +inf, upper bytes zero, index -1");
+    uint64_t sum = 77;
+    st = wk_reduce_to_host(ctx, (char *)d_scratch + 3, &sum, 0, WK_U64, WK_SUM, stream);
+    wk_expect(&tally, st == WK_SUCCESS && sum == 0, "sum of n = 0 at a misaligned pointer is 0");
+}
+
+/* Many reductions enqueued back to back with no synchronization between
+ * them, over all launch shapes, then one that reads every earlier result:
+ * the ticket reset and the launch overlap must keep each call's effects in
+ * stream order. */
+static void test_back_to_back(uint64_t seed)
+{
+    enum { CALLS = 48 };
+    const size_t sizes[] = {1, 1000, 70001, 1000003, ((size_t)1 << 22) + 3, 4096};
+    const size_t nsizes = sizeof sizes / sizeof sizes[0];
+    size_t largest = ((size_t)1 << 22) + 3;
+    int32_t *h = malloc(largest * sizeof *h), *d_in[6], *d_out, *d_total;
+    uint32_t want[CALLS], want_total = 0;
+    for (size_t s = 0; s < nsizes; ++s) {
+        wk_generate(h, sizes[s], WK_I32, WK_GEN_UNIFORM, seed + s);
+        CHECK_CUDA(cudaMalloc((void **)&d_in[s], sizes[s] * sizeof *h));
+        CHECK_CUDA(cudaMemcpy(d_in[s], h, sizes[s] * sizeof *h, cudaMemcpyHostToDevice));
+        uint32_t sum = 0;
+        for (size_t i = 0; i < sizes[s]; ++i)
+            sum += (uint32_t)h[i];
+        for (int c = (int)s; c < CALLS; c += (int)nsizes)
+            want[c] = sum;
+    }
+    for (int c = 0; c < CALLS; ++c)
+        want_total += want[c];
+    CHECK_CUDA(cudaMalloc((void **)&d_out, CALLS * sizeof *d_out));
+    CHECK_CUDA(cudaMalloc((void **)&d_total, sizeof *d_total));
+    CHECK_CUDA(cudaMemset(d_out, 0xA5, CALLS * sizeof *d_out));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+
+    int ok = 1;
+    for (int c = 0; c < CALLS; ++c)
+        ok &= wk_reduce(ctx, d_in[c % nsizes], d_out + c, sizes[c % nsizes], WK_I32, WK_SUM, stream) == WK_SUCCESS;
+    ok &= wk_reduce(ctx, d_out, d_total, CALLS, WK_I32, WK_SUM, stream) == WK_SUCCESS;
+    int32_t got[CALLS], got_total;
+    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaMemcpyAsync(&got_total, d_total, sizeof got_total, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    for (int c = 0; c < CALLS; ++c)
+        ok &= (uint32_t)got[c] == want[c];
+    wk_expect(&tally, ok, "48 i32 sums back to back over every launch shape match the reference");
+    wk_expect(&tally, (uint32_t)got_total == want_total, "a sum of the 48 results, launched right after them, sees them all");
+
+    for (size_t s = 0; s < nsizes; ++s)
+        CHECK_CUDA(cudaFree(d_in[s]));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_total));
+    free(h);
 }
 
 int main(void)
@@ -223,7 +295,8 @@ int main(void)
     test_rejections(d_in, d_out);
     test_single_launch(d_in, d_out);
     test_repeatable(seed);
-    test_conveniences(seed);
+    test_conveniences(seed, d_in);
+    test_back_to_back(seed);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

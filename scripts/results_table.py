@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Prints a results file (bench/results/<GPU>.json) as Markdown: the run's
+header, then one table per op with a column per dtype, each cell
+"speedup over CUB (percent of ceiling)".
+Usage: scripts/results_table.py bench/results/H100.json"""
+import json
+import sys
+
+
+def main(path):
+    r = json.load(open(path))
+    print(f"Device {r['device']}, commit `{r['commit'][:12]}`, {r['date']}: "
+          f"read ceiling {r['ceilings']['read_gbs']} GB/s, copy ceiling {r['ceilings']['copy_gbs']} GB/s; "
+          f"tests {r['tests']['passed']} passed, {r['tests']['failed']} failed, {r['tests']['skipped']} skipped; "
+          f"sanitizer errors: memcheck {r['sanitizer']['memcheck_errors']}, "
+          f"racecheck {r['sanitizer']['racecheck_errors']}, synccheck {r['sanitizer']['synccheck_errors']}.")
+    ops = list(dict.fromkeys(row["op"] for row in r["bench"]))
+    for op in ops:
+        rows = [row for row in r["bench"] if row["op"] == op]
+        dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
+        sizes = sorted({row["n"] for row in rows})
+        cell = {(row["n"], row["dtype"]): row for row in rows}
+        print(f"\n**{op}**: warpkit µs / CUB µs, speedup, % of ceiling\n")
+        print("| n | " + " | ".join(dtypes) + " |")
+        print("| --- |" + " --- |" * len(dtypes))
+        for n in sizes:
+            cells = []
+            for d in dtypes:
+                c = cell.get((n, d))
+                cells.append("" if c is None else
+                             f"{c['warpkit_us']:.2f} / {c['cub_us']:.2f}, x{c['speedup']:.2f}, {c['pct_of_ceiling']:.1f} %")
+            exponent = n.bit_length() - 1
+            label = f"2^{exponent}" if n == 1 << exponent else str(n)
+            print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
