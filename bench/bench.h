@@ -26,6 +26,9 @@ int wk_bench_main(const wk_cli_options *opts);
 /* `warpkit info`: device properties and the measured ceilings. */
 int wk_info_main(const wk_cli_options *opts);
 
+/* `warpkit ladder`: the seeds' reduction kernels, verified and timed. */
+int wk_ladder_main(const wk_cli_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

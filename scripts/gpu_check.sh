@@ -32,7 +32,7 @@ grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
 echo "== compute-sanitizer"
 : >"$logs/sanitizer.log"
 for tool in memcheck racecheck synccheck; do
-    for t in test_reduce test_reduce_api test_primitives; do
+    for t in test_reduce test_reduce_api test_primitives test_ladder; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
@@ -45,6 +45,16 @@ build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
 build-gpu/tools/warpkit bench --repeats 15 --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
+
+echo "== ladder"
+: >"$logs/ladder.log"
+for dtype in f64 f32 i32; do
+    for n in 2^24 16777223 1000003; do
+        build-gpu/tools/warpkit ladder --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder.log" 2>&1
+    done
+done
+echo "ladder checks: $(grep -c 'TEST PASS' "$logs/ladder.log") TEST PASS, $(grep -c 'TEST FAIL' "$logs/ladder.log") TEST FAIL"
+build-gpu/tools/warpkit ladder --n 2^26 --dtype f64 --json "$out/ladder-$tag.json" | tee "$logs/ladder-2p26.log" | tail -n 15
 
 python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
     --bench "$out/bench.json" --out "$out/$tag.json"

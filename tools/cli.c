@@ -71,10 +71,103 @@ int wk_parse_op(const char *text, wk_op *out)
     return -1;
 }
 
+int wk_parse_memory(const char *text, wk_memory_kind *out)
+{
+    for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k)
+        if (text && strcmp(text, wk_memory_name((wk_memory_kind)k)) == 0) {
+            *out = (wk_memory_kind)k;
+            return 0;
+        }
+    return -1;
+}
+
+const char *wk_memory_name(wk_memory_kind kind)
+{
+    switch (kind) {
+    case WK_MEMORY_DEVICE: return "device";
+    case WK_MEMORY_MANAGED: return "managed";
+    case WK_MEMORY_PINNED: return "pinned";
+    case WK_MEMORY_PAGEABLE: return "pageable";
+    }
+    return "?";
+}
+
+int wk_cli_selected(const char *only, const char *id)
+{
+    if (!only)
+        return 1;
+    size_t len = strlen(id);
+    for (const char *p = only; *p;) {
+        size_t item = strcspn(p, ",");
+        if (item == len && strncmp(p, id, len) == 0)
+            return 1;
+        p += item + (p[item] == ',');
+    }
+    return 0;
+}
+
 static int fail(char *err, size_t err_size, const char *what, const char *arg)
 {
     snprintf(err, err_size, "%s: %s", what, arg ? arg : "(missing)");
     return -1;
+}
+
+static int parse_count(const char *value, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    long v = value ? strtol(value, &end, 10) : 0;
+    if (!value || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parses the option at argv[i] (and its value); returns how many arguments
+ * it used, or -1 with a message in err. */
+static int parse_option(wk_cli_options *o, const char *arg, const char *value, char *err, size_t err_size)
+{
+    long v;
+    if (strcmp(arg, "--quick") == 0)
+        return o->quick = 1, 1;
+    if (strcmp(arg, "--ncu") == 0)
+        return o->ncu = 1, 1;
+    if (strcmp(arg, "--json") == 0 || strcmp(arg, "--csv") == 0 || strcmp(arg, "--only") == 0) {
+        if (!value)
+            return fail(err, err_size, "option needs a value", arg);
+        *(arg[2] == 'j' ? &o->json_path : arg[2] == 'c' ? &o->csv_path : &o->only) = value;
+        return 2;
+    }
+    if (strcmp(arg, "--min-n") == 0 || strcmp(arg, "--max-n") == 0 || strcmp(arg, "--n") == 0) {
+        size_t *target = strcmp(arg, "--n") == 0 ? &o->n : arg[3] == 'i' ? &o->min_n : &o->max_n;
+        if (wk_parse_size(value, target) != 0 || *target == 0)
+            return fail(err, err_size, "not a size (try 2^24, 16M or 16777216)", value);
+        return 2;
+    }
+    if (strcmp(arg, "--dtype") == 0)
+        return wk_parse_dtype(value, &o->dtype) == 0 ? 2 : fail(err, err_size, "unknown dtype", value);
+    if (strcmp(arg, "--memory") == 0)
+        return wk_parse_memory(value, &o->memory) == 0
+                   ? 2
+                   : fail(err, err_size, "memory is device, managed, pinned or pageable", value);
+    if (strcmp(arg, "--threads") == 0) {
+        if (parse_count(value, 64, 1024, &v) != 0 || (v & (v - 1)) != 0)
+            return fail(err, err_size, "threads is a power of two from 64 to 1024", value);
+        o->threads = (unsigned)v;
+        return 2;
+    }
+    if (strcmp(arg, "--repeats") == 0) {
+        if (parse_count(value, 1, 1000, &v) != 0)
+            return fail(err, err_size, "--repeats needs a count from 1 to 1000", value);
+        o->repeats = (int)v;
+        return 2;
+    }
+    if (strcmp(arg, "--device") == 0) {
+        if (parse_count(value, 0, 1000, &v) != 0)
+            return fail(err, err_size, "not a device number", value);
+        o->device = (int)v;
+        return 2;
+    }
+    return fail(err, err_size, "unknown option", arg);
 }
 
 int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t err_size)
@@ -82,38 +175,16 @@ int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t 
     memset(opts, 0, sizeof *opts);
     opts->repeats = 9;
     opts->device = -1;
+    opts->n = (size_t)1 << 24;
+    opts->dtype = WK_F64;
+    opts->threads = 512;
+    opts->memory = WK_MEMORY_DEVICE;
     opts->command = argc > 1 ? argv[1] : "help";
-    for (int i = 2; i < argc; ++i) {
-        const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--quick") == 0) {
-            opts->quick = 1;
-            continue;
-        }
-        if (strcmp(arg, "--json") == 0) {
-            if (!value)
-                return fail(err, err_size, "--json needs a file name", value);
-            opts->json_path = value;
-        } else if (strcmp(arg, "--min-n") == 0 || strcmp(arg, "--max-n") == 0) {
-            size_t *target = arg[2] == 'm' && arg[3] == 'i' ? &opts->min_n : &opts->max_n;
-            if (wk_parse_size(value, target) != 0)
-                return fail(err, err_size, "not a size (try 2^24, 16M or 16777216)", value);
-        } else if (strcmp(arg, "--repeats") == 0 || strcmp(arg, "--device") == 0) {
-            char *end = NULL;
-            long v = value ? strtol(value, &end, 10) : 0;
-            if (!value || *end != '\0' || v < 0 || v > 1000)
-                return fail(err, err_size, "not a count", value);
-            if (arg[2] == 'r') {
-                if (v < 1)
-                    return fail(err, err_size, "--repeats needs at least 1", value);
-                opts->repeats = (int)v;
-            } else {
-                opts->device = (int)v;
-            }
-        } else {
-            return fail(err, err_size, "unknown option", arg);
-        }
-        i++; /* every option but --quick takes a value */
+    for (int i = 2; i < argc;) {
+        int used = parse_option(opts, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, err_size);
+        if (used < 0)
+            return -1;
+        i += used;
     }
     if (opts->min_n && opts->max_n && opts->min_n > opts->max_n)
         return fail(err, err_size, "--min-n is larger than --max-n", NULL);

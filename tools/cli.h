@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Parses a size: "16777216", "2^24", "16M", "4k", "1G" (binary multiples:
  * k = 2^10, M = 2^20, G = 2^30). Returns 0 on success, -1 on bad input or
  * overflow. */
@@ -17,18 +21,44 @@ int wk_parse_dtype(const char *text, wk_dtype *out);
 /* Parses "sum", "argmax", ... Returns 0 on success, -1 if unknown. */
 int wk_parse_op(const char *text, wk_op *out);
 
-/* Options shared by the subcommands. Unset sizes are 0. */
+/* Where `warpkit ladder` keeps its input before a run. */
+typedef enum wk_memory_kind {
+    WK_MEMORY_DEVICE,   /* cudaMalloc, copied in once                      */
+    WK_MEMORY_MANAGED,  /* cudaMallocManaged, written by the host          */
+    WK_MEMORY_PINNED,   /* cudaMallocHost, copied in for each total time   */
+    WK_MEMORY_PAGEABLE  /* malloc, copied in for each total time           */
+} wk_memory_kind;
+
+/* Parses "device", "managed", "pinned", "pageable". Returns 0 or -1. */
+int wk_parse_memory(const char *text, wk_memory_kind *out);
+const char *wk_memory_name(wk_memory_kind kind);
+
+/* Options of the subcommands. */
 typedef struct wk_cli_options {
-    const char *command;   /* "info", "verify", "bench", "help", ...        */
-    const char *json_path; /* --json FILE                                    */
-    size_t min_n, max_n;   /* --min-n, --max-n: the bench's size range       */
-    int repeats;           /* --repeats: timed batches per case (default 9)  */
-    int quick;             /* --quick: fewer and smaller cases               */
-    int device;            /* --device N (default -1: the current device)    */
+    const char *command;   /* "info", "verify", "bench", "ladder", "help"     */
+    const char *json_path; /* --json FILE                                      */
+    const char *csv_path;  /* --csv FILE (ladder)                              */
+    size_t min_n, max_n;   /* --min-n, --max-n: the bench's size range (0: unset) */
+    size_t n;              /* --n: the ladder's size (default 2^24)            */
+    wk_dtype dtype;        /* --dtype: the ladder's element type (default f64) */
+    unsigned threads;      /* --threads: the ladder's block size (default 512) */
+    wk_memory_kind memory; /* --memory: where the ladder's input lives         */
+    const char *only;      /* --only LIST: ladder rows, e.g. "01,04,12,cub"    */
+    int ncu;               /* --ncu: print the ncu command line of each row    */
+    int repeats;           /* --repeats: timed batches per case (default 9)    */
+    int quick;             /* --quick: fewer and smaller cases                 */
+    int device;            /* --device N (default -1: the current device)      */
 } wk_cli_options;
+
+/* Whether row `id` ("04", "cub") is selected by an --only list (NULL: all). */
+int wk_cli_selected(const char *only, const char *id);
 
 /* Parses argv into opts. Returns 0 on success; on error returns -1 and writes
  * a message into err. */
 int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

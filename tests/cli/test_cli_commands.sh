@@ -21,6 +21,10 @@ out=$("$warpkit" bench --min-n lots 2>&1); rc=$?
 expect "a bad size exits 2" test $rc -eq 2
 expect "and explains the format" grep -q "2^24" <<<"$out"
 
+out=$("$warpkit" ladder --threads 96 2>&1); rc=$?
+expect "ladder refuses a block size that is not a power of two" test $rc -eq 2
+expect "and says what it needs" grep -q "power of two" <<<"$out"
+
 # verify: passes on a GPU, or says clearly that there is none (exit 3).
 out=$("$warpkit" verify --quick 2>&1); rc=$?
 if [ $rc -eq 3 ]; then

@@ -79,5 +79,34 @@ int main(void)
     wk_expect(&t, parse(&o, 4, a7) == -1, "zero repeats");
     const char *a8[] = {"warpkit", "bench", "--min-n", "lots"};
     wk_expect(&t, parse(&o, 4, a8) == -1, "bad size");
+
+    const char *l1[] = {"warpkit", "ladder"};
+    wk_expect(&t, parse(&o, 2, l1) == 0 && o.n == ((size_t)1 << 24) && o.dtype == WK_F64 && o.threads == 512 &&
+                      o.memory == WK_MEMORY_DEVICE && !o.only && !o.ncu,
+              "ladder defaults: 2^24 f64, 512 threads, device memory");
+    const char *l2[] = {"warpkit", "ladder", "--n", "16M", "--dtype", "i32", "--threads", "256", "--memory", "pinned",
+                        "--csv", "l.csv", "--only", "01,07,cub", "--ncu"};
+    wk_expect(&t, parse(&o, 15, l2) == 0 && o.n == 16777216 && o.dtype == WK_I32 && o.threads == 256 &&
+                      o.memory == WK_MEMORY_PINNED && strcmp(o.csv_path, "l.csv") == 0 && o.ncu,
+              "ladder options parse");
+    wk_expect(&t, wk_cli_selected(o.only, "07") && wk_cli_selected(o.only, "cub") && !wk_cli_selected(o.only, "0") &&
+                      !wk_cli_selected(o.only, "12"),
+              "--only selects exactly its rows");
+    wk_expect(&t, wk_cli_selected(NULL, "12"), "no --only selects every row");
+    const char *l3[] = {"warpkit", "ladder", "--threads", "96"};
+    wk_expect(&t, parse(&o, 4, l3) == -1, "threads must be a power of two");
+    const char *l4[] = {"warpkit", "ladder", "--threads", "2048"};
+    wk_expect(&t, parse(&o, 4, l4) == -1, "threads at most 1024");
+    const char *l5[] = {"warpkit", "ladder", "--memory", "disk"};
+    wk_expect(&t, parse(&o, 4, l5) == -1, "unknown memory kind");
+    const char *l6[] = {"warpkit", "ladder", "--n", "0"};
+    wk_expect(&t, parse(&o, 4, l6) == -1, "n of 0 is refused");
+    const char *l7[] = {"warpkit", "ladder", "--n", "2^24", "--n", "1000003"};
+    wk_expect(&t, parse(&o, 6, l7) == 0 && o.n == 1000003, "the last --n wins");
+    for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k) {
+        wk_memory_kind m;
+        wk_expect(&t, wk_parse_memory(wk_memory_name((wk_memory_kind)k), &m) == 0 && m == (wk_memory_kind)k,
+                  "memory kind round trip");
+    }
     return wk_tally_finish(&t);
 }
