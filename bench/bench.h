@@ -29,6 +29,9 @@ int wk_info_main(const wk_cli_options *opts);
 /* `warpkit ladder`: the seeds' reduction kernels, verified and timed. */
 int wk_ladder_main(const wk_cli_options *opts);
 
+/* `warpkit tune`: block and grid sizes swept for kernels 07, 08 and 12. */
+int wk_tune_main(const wk_cli_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

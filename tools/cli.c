@@ -141,6 +141,7 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
         size_t *target = strcmp(arg, "--n") == 0 ? &o->n : arg[3] == 'i' ? &o->min_n : &o->max_n;
         if (wk_parse_size(value, target) != 0 || *target == 0)
             return fail(err, err_size, "not a size (try 2^24, 16M or 16777216)", value);
+        o->n_given |= target == &o->n;
         return 2;
     }
     if (strcmp(arg, "--dtype") == 0)

@@ -40,6 +40,7 @@ typedef struct wk_cli_options {
     const char *csv_path;  /* --csv FILE (ladder)                              */
     size_t min_n, max_n;   /* --min-n, --max-n: the bench's size range (0: unset) */
     size_t n;              /* --n: the ladder's size (default 2^24)            */
+    int n_given;           /* --n appeared (tune then runs that size alone)    */
     wk_dtype dtype;        /* --dtype: the ladder's element type (default f64) */
     unsigned threads;      /* --threads: the ladder's block size (default 512) */
     wk_memory_kind memory; /* --memory: where the ladder's input lives         */

@@ -17,6 +17,7 @@ static void usage(FILE *f)
             "  verify   run the GPU checks; TEST PASS / TEST FAIL per case\n"
             "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32\n"
             "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed\n"
+            "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
             "  help     this text\n"
             "\n"
             "options:\n"
@@ -25,8 +26,8 @@ static void usage(FILE *f)
             "  --max-n N         bench: largest size (default 2^30)\n"
             "  --repeats N       bench: timed batches per case, median reported (default 9)\n"
             "  --quick           verify: skip the sizes over 2^31; bench: sizes up to 2^24\n"
-            "  --n N             ladder: vector size (default 2^24)\n"
-            "  --dtype T         ladder: f64 (default), f32 or i32\n"
+            "  --n N             ladder: vector size (default 2^24); tune: one size instead of 2^20, 2^24, 2^26\n"
+            "  --dtype T         ladder, tune: f64 (default), f32 or i32\n"
             "  --threads N       ladder: threads per block, a power of two from 64 to 1024 (default 512)\n"
             "  --memory M        ladder: where the input lives: device (default), managed, pinned, pageable\n"
             "  --only LIST       ladder: rows to run, e.g. 01,04,12,cub\n"
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
         return wk_bench_main(&opts);
     if (strcmp(opts.command, "ladder") == 0)
         return wk_ladder_main(&opts);
+    if (strcmp(opts.command, "tune") == 0)
+        return wk_tune_main(&opts);
     if (strcmp(opts.command, "help") == 0 || strcmp(opts.command, "--help") == 0 ||
         strcmp(opts.command, "-h") == 0) {
         usage(stdout);

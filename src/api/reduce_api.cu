@@ -2,6 +2,7 @@
 #include "context.h"
 #include "internal.h"
 #include "reduce/launch.h"
+#include "tuning.h"
 #include "validate.h"
 
 #include <cuda_runtime.h>
@@ -36,9 +37,15 @@ static wk_status check_reduce(const wk_context *ctx, const void *d_in, const voi
     return WK_SUCCESS;
 }
 
+/* A shape and grid chosen by the caller instead of the planner. */
+typedef struct shape_override {
+    wk_reduce_shape shape;
+    unsigned grid;
+} shape_override;
+
 /* Checks, plans and launches; the caller has made ctx's device current. */
 static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
-                                wk_op op, cudaStream_t stream, const char *fn)
+                                wk_op op, cudaStream_t stream, const char *fn, const shape_override *forced = NULL)
 {
     wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, fn);
     if (status != WK_SUCCESS)
@@ -55,6 +62,15 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
     if (wk_plan_reduce(address, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
+    if (forced) {
+        bool deep = forced->shape == WK_SHAPE_DEEP;
+        unsigned cap = (unsigned)ctx->sm_count * (deep ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM);
+        if (forced->grid < 1 || forced->grid > cap)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: grid %u is outside 1 to %u", fn, forced->grid, cap);
+        l.plan.shape = forced->shape;
+        l.plan.block = deep ? WK_DEEP_THREADS : WK_WIDE_THREADS;
+        l.plan.grid = forced->grid;
+    }
     cudaError_t err = launchers[dtype](&l);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
@@ -103,4 +119,21 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
         return wk_cuda_fail(err, fn);
     memcpy(h_out, ctx->host_result, bytes);
     return WK_SUCCESS;
+}
+
+extern "C" wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                      wk_op op, wk_reduce_shape shape, unsigned grid, cudaStream_t stream)
+{
+    const char *fn = "wk_reduce_shaped";
+    wk_clear_error();
+    if (!ctx)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(ctx, &guard);
+    if (status != WK_SUCCESS)
+        return status;
+    shape_override forced = {shape, grid};
+    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, &forced);
+    wk_device_leave(&guard);
+    return status;
 }

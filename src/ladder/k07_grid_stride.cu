@@ -36,8 +36,9 @@ template <class T> static cudaError_t enqueue(wk_ladder_call *call)
     const unsigned threads = call->threads;
     const size_t shared = threads * sizeof(T);
     size_t blocks = ceil_div(call->n, 2 * (size_t)threads);
-    if (blocks > max_blocks)
-        blocks = max_blocks;
+    size_t most = call->grid ? call->grid : max_blocks;
+    if (blocks > most)
+        blocks = most;
     T *first_out = blocks == 1 ? static_cast<T *>(call->d_result) : scratch_half<T>(call, 0);
 
     grid_stride<T><<<(unsigned)blocks, threads, shared, call->stream>>>(static_cast<const T *>(call->d_in),

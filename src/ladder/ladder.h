@@ -29,6 +29,9 @@ typedef struct wk_ladder_call {
     unsigned launches;      /* kernel launches enqueued */
     size_t serial;          /* most elements one thread adds one after another before any tree step (1 for one element per thread); used for the float tolerance */
     size_t host_partials;   /* kernel 01 only: the result is the sum of this many partials left at the start of d_scratch, for the host to add; 0 for every other kernel */
+    /* Read by kernel 07 only (`warpkit tune` sweeps it): the most blocks of
+     * its first launch; 0 means the seeds' 2048. */
+    unsigned grid;
 } wk_ladder_call;
 
 typedef struct wk_ladder_kernel {

@@ -29,9 +29,11 @@ expect "and says what it needs" grep -q "power of two" <<<"$out"
 out=$("$warpkit" verify --quick 2>&1); rc=$?
 if [ $rc -eq 3 ]; then
     expect "verify without a GPU says so" grep -q "no CUDA device" <<<"$out"
-    out=$("$warpkit" info 2>&1); rc=$?
-    expect "info without a GPU exits 3" test $rc -eq 3
-    expect "and says so" grep -q "no CUDA device" <<<"$out"
+    for command in info ladder tune; do
+        out=$("$warpkit" $command 2>&1); rc=$?
+        expect "$command without a GPU exits 3" test $rc -eq 3
+        expect "and says so" grep -q "no CUDA device" <<<"$out"
+    done
 else
     expect "verify --quick on a GPU passes (exit $rc)" test $rc -eq 0
     expect "verify prints TEST PASS" grep -q "TEST PASS" <<<"$out"

@@ -102,7 +102,8 @@ int main(void)
     const char *l6[] = {"warpkit", "ladder", "--n", "0"};
     wk_expect(&t, parse(&o, 4, l6) == -1, "n of 0 is refused");
     const char *l7[] = {"warpkit", "ladder", "--n", "2^24", "--n", "1000003"};
-    wk_expect(&t, parse(&o, 6, l7) == 0 && o.n == 1000003, "the last --n wins");
+    wk_expect(&t, parse(&o, 6, l7) == 0 && o.n == 1000003 && o.n_given, "the last --n wins");
+    wk_expect(&t, parse(&o, 2, l1) == 0 && !o.n_given, "no --n given");
     for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k) {
         wk_memory_kind m;
         wk_expect(&t, wk_parse_memory(wk_memory_name((wk_memory_kind)k), &m) == 0 && m == (wk_memory_kind)k,
