@@ -20,14 +20,20 @@ typedef struct wk_ceilings {
 /* Measures both ceilings on the current device. Returns 0 on success. */
 int wk_measure_ceilings(wk_ceilings *out);
 
-/* `warpkit bench`: warpkit beside CUB, table on stdout, JSON if asked. */
+/* `warpkit bench`: warpkit beside CUB, table on stdout, JSON if asked.
+ * --op scan hands over to wk_bench_scan_main. */
 int wk_bench_main(const wk_cli_options *opts);
+
+/* `warpkit bench --op scan`: warpkit's scans beside CUB's DeviceScan. */
+int wk_bench_scan_main(const wk_cli_options *opts);
 
 /* `warpkit info`: device properties and the measured ceilings. */
 int wk_info_main(const wk_cli_options *opts);
 
-/* `warpkit ladder`: the seeds' reduction kernels, verified and timed. */
+/* `warpkit ladder`: the seeds' reduction kernels, verified and timed;
+ * --op scan: the seeds' three-kernel scan (tools/ladder_scan.cu). */
 int wk_ladder_main(const wk_cli_options *opts);
+int wk_ladder_scan_main(const wk_cli_options *opts);
 
 /* `warpkit tune`: block and grid sizes swept for kernels 07, 08 and 12. */
 int wk_tune_main(const wk_cli_options *opts);

@@ -42,7 +42,8 @@ typedef enum wk_status {
     WK_ERROR_UNSUPPORTED = 4,      /* op that makes no sense for the dtype          */
     WK_ERROR_INVALID_POINTER = 5,  /* host or foreign-device pointer, or misaligned */
     WK_ERROR_NO_DEVICE = 6,        /* no CUDA device, or no usable driver           */
-    WK_ERROR_OUT_OF_MEMORY = 7,    /* allocation in wk_create failed                */
+    WK_ERROR_OUT_OF_MEMORY = 7,    /* an allocation failed (wk_create, or a scan
+                                      that grows its workspace)                    */
     WK_ERROR_CUDA = 8              /* the CUDA runtime reported an error            */
 } wk_status;
 
@@ -118,7 +119,9 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
 /* --------------------------------------------------------------- context */
 
 /* A context belongs to one device. It reads the device's properties once and
- * owns a small workspace (a few KiB, independent of n), so calls need no
+ * owns the workspace of every call: a few KiB for reduce, independent of n,
+ * and the scan's tile slots (about 50 KiB at creation, grown only by scans
+ * larger than any before: see wk_scan_reserve), so calls need no
  * allocation. Calls that share a context must be ordered: issue them from
  * one host thread at a time on one stream, or give each concurrent stream
  * (and thread) a context of its own. */
@@ -182,6 +185,64 @@ wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n,
 wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
                             size_t n, wk_dtype dtype, wk_op op,
                             cudaStream_t stream);
+
+/* ------------------------------------------------------------------ scan */
+
+/*
+ * Device-wide prefix scans of d_in[0 .. n) into d_out[0 .. n), in one kernel
+ * launch on `stream` (none for n = 0):
+ *   inclusive:  d_out[i] = d_in[0] op d_in[1] op ... op d_in[i]
+ *   exclusive:  d_out[0] = init, d_out[i] = init op d_in[0] op ... op d_in[i-1]
+ *
+ * Ops: SUM, MIN, MAX for every dtype; AND, OR, XOR for integer dtypes.
+ * ARGMIN and ARGMAX return WK_ERROR_UNSUPPORTED.
+ *
+ * Semantics:
+ *  - Types:  as wk_reduce: integer sums wrap modulo 2^bits; f32 accumulates in
+ *    float, f64 in double; f16 and bf16 accumulate in float and each output
+ *    is that float prefix rounded once to the dtype (round to nearest even).
+ *  - init:   the exclusive scan's first output and the start of every
+ *    prefix, in the dtype's member of wk_value (raw bits for f16 / bf16).
+ *    Pass the op's identity for a plain exclusive scan (0 for SUM).
+ *  - NaN:    SUM follows IEEE arithmetic; MIN / MAX outputs are NaN from the
+ *    first NaN on. -0.0 and +0.0 compare equal.
+ *  - Order:  float prefixes are not left-to-right sums; the order depends on
+ *    n, the pointers' alignment and the device, and is fixed for those, so
+ *    results are the same bits on every run. Prefixes are chained tile by
+ *    tile, so float output i carries at most i / tile + 66 roundings, where a
+ *    tile is 32 KiB of input (64 KiB for inputs of 16 MiB and more): its
+ *    error is at most that times the unit roundoff times sum |x_j|, j <= i.
+ *    Integer scans are exact.
+ *  - Memory: d_out == d_in (in place) is allowed; any other overlap returns
+ *    WK_ERROR_INVALID_ARGUMENT. d_in and d_out need only the element
+ *    alignment; when they share their offset from a 16-byte boundary the
+ *    stores are 16 bytes wide.
+ *
+ * Workspace: the scan keeps a status slot per tile of input (24 bytes per
+ * tile of 32 or 64 KiB) in the context. wk_create reserves slots for
+ * 128 MiB of input; a call on a larger input grows them with stream-ordered
+ * allocation (cudaMallocAsync on `stream`, which does not synchronize) and
+ * may then return WK_ERROR_OUT_OF_MEMORY. Call wk_scan_reserve once to do
+ * that up front; a call that would grow them while `stream` is being
+ * captured into a graph returns WK_ERROR_UNSUPPORTED. Replaced slots are
+ * kept until wk_destroy, so graphs captured before a growth stay valid.
+ * Inputs are limited to 2^29 tiles (WK_ERROR_UNSUPPORTED beyond).
+ * With n = 0 nothing is read or written and the pointers are not checked.
+ *
+ * Launch: programmatic dependent launch on sm_90 and later, as wk_reduce.
+ */
+wk_status wk_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
+                            size_t n, wk_dtype dtype, wk_op op,
+                            cudaStream_t stream);
+
+wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
+                            size_t n, wk_dtype dtype, wk_op op, wk_value init,
+                            cudaStream_t stream);
+
+/* Grows the context's scan workspace to cover scans of up to n elements of
+ * dtype at any alignment. Allocates and synchronizes the context's device;
+ * do it once, before timing or graph capture. Never shrinks. */
+wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype);
 
 #ifdef __cplusplus
 }

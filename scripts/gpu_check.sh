@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with an NVIDIA GPU: builds for sm_90, runs
 # every test, compute-sanitizer (memcheck, racecheck, synccheck) over the GPU
-# tests, the device info and the benchmark against CUB, and writes
-# <GPU>.json in the results format of bench/results/.
+# tests, the device info, the benchmarks against CUB (reduce and scan) and
+# the ladders, and writes <GPU>.json in the results format of bench/results/.
 #
-# Usage: WK_COMMIT=<sha measured> scripts/gpu_check.sh [OUTPUT_DIR]
+# Usage: WK_COMMIT=<sha measured> [WK_PHASE=all|tests|bench] scripts/gpu_check.sh [OUTPUT_DIR]
+# WK_PHASE splits the check in two runs of the same build and OUTPUT_DIR:
+# "tests" (tests and sanitizers) and "bench" (info, benchmarks, ladders and
+# the results file, which reads the logs the tests phase left in OUTPUT_DIR).
 set -uo pipefail
+phase=${WK_PHASE:-all}
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-results-out}}
 mkdir -p "$out"
@@ -25,6 +29,7 @@ echo "== build"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure.log" 2>&1 &&
     cmake --build build-gpu >"$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; exit 1; }
 
+if [ "$phase" != bench ]; then
 echo "== tests"
 ctest --test-dir build-gpu --output-on-failure >"$logs/ctest.log" 2>&1
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
@@ -32,7 +37,7 @@ grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
 echo "== compute-sanitizer"
 : >"$logs/sanitizer.log"
 for tool in memcheck racecheck synccheck; do
-    for t in test_reduce test_reduce_api test_primitives test_ladder; do
+    for t in test_reduce test_reduce_api test_scan test_scan_api test_primitives test_ladder; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
@@ -40,11 +45,18 @@ for tool in memcheck racecheck synccheck; do
     done
 done
 
+fi
+[ "$phase" = tests ] && exit 0
+
 echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
 build-gpu/tools/warpkit bench --repeats 15 --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
+rm -f "$out/bench-scan.json" # a run that stops on a wrong answer writes none
+build-gpu/tools/warpkit bench --op scan --repeats 15 --json "$out/bench-scan.json" 2>"$logs/bench-scan-progress.log" |
+    tee "$logs/bench-scan.log"
+tail -n 3 "$logs/bench-scan-progress.log"
 
 echo "== ladder"
 : >"$logs/ladder.log"
@@ -56,6 +68,23 @@ done
 echo "ladder checks: $(grep -c 'TEST PASS' "$logs/ladder.log") TEST PASS, $(grep -c 'TEST FAIL' "$logs/ladder.log") TEST FAIL"
 build-gpu/tools/warpkit ladder --n 2^26 --dtype f64 --json "$out/ladder-$tag.json" | tee "$logs/ladder-2p26.log" | tail -n 15
 
+echo "== scan ladder"
+: >"$logs/ladder-scan.log"
+for dtype in f64 f32 i32; do
+    for n in 2^24 16777223 1000003 300; do
+        build-gpu/tools/warpkit ladder --op scan --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder-scan.log" 2>&1
+    done
+done
+echo "scan ladder checks: $(grep -c 'TEST PASS' "$logs/ladder-scan.log") TEST PASS," \
+    "$(grep -c 'TEST FAIL' "$logs/ladder-scan.log") TEST FAIL"
+build-gpu/tools/warpkit ladder --op scan --n 2^26 --dtype f64 --json "$out/ladder-scan-$tag.json" |
+    tee "$logs/ladder-scan-2p26.log" | tail -n 9
+
+# Every bench run that finished: the reduce rows, then the scan rows.
+bench_args=()
+for f in "$out/bench.json" "$out/bench-scan.json"; do
+    [ -s "$f" ] && bench_args+=(--bench "$f")
+done
 python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
-    --bench "$out/bench.json" --out "$out/$tag.json"
+    "${bench_args[@]}" --out "$out/$tag.json"
 echo "== wrote $out/$tag.json"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Assembles bench/results/<GPU>.json from one GPU check: the commit it
-measured, the device, the ceilings and rows of `warpkit bench --json`, the
-CTest counts and the compute-sanitizer error counts."""
+measured, the device, the ceilings and rows of `warpkit bench --json` (every
+row of every file given with --bench, in order: `--bench reduce.json --bench
+scan.json` puts the reduce and the scan rows in one "bench" list), the CTest
+counts and the compute-sanitizer error counts."""
 import argparse
 import datetime
 import glob
@@ -35,25 +37,38 @@ def sanitizer_errors(log_dir, tool):
     return total
 
 
+def against(row, measured, kept):
+    """Each bench run measures its own ceilings and reports its rows against
+    them; the results file keeps the first run's. A row of a later run gets
+    its pct_of_ceiling restated against the kept ceiling (the read ceiling
+    for reduce_* ops, the copy ceiling for the others), so that every row of
+    the file reads against the ceilings the file shows."""
+    key = "read_gbs" if row["op"].startswith("reduce") else "copy_gbs"
+    if measured[key] != kept[key] and kept[key] > 0:
+        row = dict(row, pct_of_ceiling=round(100.0 * row["gbs"] / kept[key], 1))
+    return row
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--commit", required=True)
     p.add_argument("--ctest", required=True)
     p.add_argument("--sanitizer-dir", required=True)
-    p.add_argument("--bench", required=True)
+    p.add_argument("--bench", required=True, action="append",
+                   help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan)")
     p.add_argument("--out", required=True)
     a = p.parse_args()
 
-    bench = json.load(open(a.bench))
+    runs = [json.load(open(path)) for path in a.bench]
     result = {
         "commit": a.commit,
-        "device": bench["device"],
+        "device": runs[0]["device"],
         "date": datetime.date.today().isoformat(),
-        "ceilings": bench["ceilings"],
+        "ceilings": runs[0]["ceilings"],
         "tests": ctest_counts(a.ctest),
         "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
                       for t in ("memcheck", "racecheck", "synccheck")},
-        "bench": bench["bench"],
+        "bench": [against(row, run["ceilings"], runs[0]["ceilings"]) for run in runs for row in run["bench"]],
     }
     with open(a.out, "w") as f:
         f.write(format_results(result))

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Draws a results file (bench/results/<GPU>.json) as two panels per op:
-speedup over CUB, and bandwidth as a percent of the measured ceiling, each
-against n. Usage: scripts/plot_bench.py RESULTS.json OUTPUT.png"""
+"""Draws a results file (bench/results/<GPU>.json) as two panels per family
+of ops (reduce_*, scan_*): speedup over CUB, and bandwidth as a percent of
+the measured ceiling (the read ceiling for a reduce, the copy ceiling for a
+scan), each against n. Usage: scripts/plot_bench.py RESULTS.json OUTPUT.png"""
 import json
 import sys
 
@@ -11,23 +12,46 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
 
+def family(op):
+    """"reduce_sum" -> "reduce", "scan_inclusive_sum" -> "scan"."""
+    return op.split("_", 1)[0]
+
+
+def ceiling_of(fam):
+    return "read" if fam == "reduce" else "copy"
+
+
 def main(path, out):
     r = json.load(open(path))
-    series = {}
+    families = {}
     for row in r["bench"]:
+        series = families.setdefault(family(row["op"]), {})
         series.setdefault(f"{row['op']} {row['dtype']}", []).append(row)
-    fig, (speed, pct) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for label, rows in series.items():
-        rows.sort(key=lambda row: row["n"])
-        ns = [row["n"] for row in rows]
-        speed.plot(ns, [row["speedup"] for row in rows], marker="o", label=label)
-        pct.plot(ns, [row["pct_of_ceiling"] for row in rows], marker="o", label=label)
-    speed.axhline(1.0, color="grey", linewidth=0.8)
-    speed.set(xscale="log", xlabel="n (elements)", ylabel="speedup over CUB (CUB time / warpkit time)")
-    pct.set(xscale="log", xlabel="n (elements)", ylabel="% of the read ceiling", ylim=(0, 105))
-    speed.legend(fontsize=8)
-    fig.suptitle(f"warpkit reduce on {r['device']} (commit {r['commit'][:12]}, "
-                 f"read ceiling {r['ceilings']['read_gbs']:.0f} GB/s)")
+    fig, axes = plt.subplots(len(families), 2, figsize=(12, 4.5 * len(families)), squeeze=False)
+    # Within a family, a colour per dtype and a line style per op, so that
+    # a dozen series stay apart.
+    colours = {}
+    styles = {}
+    for (fam, series), (speed, pct) in zip(families.items(), axes):
+        for label, rows in series.items():
+            rows.sort(key=lambda row: row["n"])
+            ns = [row["n"] for row in rows]
+            op, dtype = label.split(" ")
+            look = dict(marker="o", label=label,
+                        color=colours.setdefault(dtype, f"C{len(colours)}"),
+                        linestyle=styles.setdefault(op, ["-", "--", ":", "-."][len(styles) % 4]))
+            speed.plot(ns, [row["speedup"] for row in rows], **look)
+            pct.plot(ns, [row["pct_of_ceiling"] for row in rows], **look)
+        styles.clear()
+        speed.axhline(1.0, color="grey", linewidth=0.8)
+        speed.set(xscale="log", xlabel="n (elements)", ylabel="speedup over CUB (CUB time / warpkit time)",
+                  title=f"{fam}: speedup over CUB")
+        pct.set(xscale="log", xlabel="n (elements)", ylabel=f"% of the {ceiling_of(fam)} ceiling", ylim=(0, 105),
+                title=f"{fam}: bandwidth")
+        speed.legend(fontsize=8)
+    c = r["ceilings"]
+    fig.suptitle(f"warpkit on {r['device']} (commit {r['commit'][:12]}, "
+                 f"read ceiling {c['read_gbs']:.0f} GB/s, copy ceiling {c['copy_gbs']:.0f} GB/s)")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Draws a ladder run (`warpkit ladder --json`) as a bar chart of each row's
-bandwidth, with the measured read ceiling as a line.
+bandwidth, with the measured ceiling as a line: the read ceiling for the
+reduction ladder, the copy ceiling for the scan ladder (`--op scan`, whose
+JSON says "op": "scan").
 Usage: scripts/plot_ladder.py LADDER.json OUTPUT.png"""
 import json
 import sys
@@ -22,12 +24,15 @@ def main(path, out):
     for bar, row in zip(bars, rows):
         ax.annotate(f"{row['pct_of_ceiling']:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                     ha="center", va="bottom", fontsize=8)
-    ceiling = r["ceilings"]["read_gbs"]
+    scan = r.get("op", "reduce") == "scan"
+    kind = "copy" if scan else "read"
+    ceiling = r["ceilings"][f"{kind}_gbs"]
     ax.axhline(ceiling, color="grey", linestyle="--", linewidth=1)
-    ax.text(len(rows) - 0.5, ceiling, f"read ceiling {ceiling:.0f} GB/s", ha="right", va="bottom", fontsize=8)
-    ax.set(xlabel="kernel", ylabel="GB/s (input bytes / kernel time)",
-           title=f"Reduction ladder on {r['device']}: n = {r['n']} {r['dtype']}, {r['threads']} threads "
-                 f"(green: TEST PASS)")
+    ax.text(len(rows) - 0.5, ceiling, f"{kind} ceiling {ceiling:.0f} GB/s", ha="right", va="bottom", fontsize=8)
+    ax.set(xlabel="kernel", ylabel="GB/s (bytes read and written / kernel time)" if scan
+           else "GB/s (input bytes / kernel time)",
+           title=f"{'Scan' if scan else 'Reduction'} ladder on {r['device']}: n = {r['n']} {r['dtype']}, "
+                 f"{r['threads']} threads (green: TEST PASS)")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Prints a results file (bench/results/<GPU>.json) as Markdown: the run's
 header, then one table per op with a column per dtype, each cell
-"speedup over CUB (percent of ceiling)".
+"speedup over CUB (percent of ceiling)": the read ceiling for reduce_* ops,
+the copy ceiling for scan_* ops (a scan reads n and writes n).
 Usage: scripts/results_table.py bench/results/H100.json"""
 import json
 import sys
+
+
+def ceiling_of(op):
+    """The ceiling an op's bandwidth is measured against (GUIDE section 5)."""
+    return "read" if op.startswith("reduce") else "copy"
 
 
 def main(path):
@@ -20,7 +26,7 @@ def main(path):
         dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
         sizes = sorted({row["n"] for row in rows})
         cell = {(row["n"], row["dtype"]): row for row in rows}
-        print(f"\n**{op}**: warpkit µs / CUB µs, speedup, % of ceiling\n")
+        print(f"\n**{op}**: warpkit µs / CUB µs, speedup, % of the {ceiling_of(op)} ceiling\n")
         print("| n | " + " | ".join(dtypes) + " |")
         print("| --- |" + " --- |" * len(dtypes))
         for n in sizes:

@@ -92,6 +92,25 @@ const char *wk_memory_name(wk_memory_kind kind)
     return "?";
 }
 
+int wk_parse_primitive(const char *text, wk_primitive *out)
+{
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SCAN; ++k)
+        if (text && strcmp(text, wk_primitive_name((wk_primitive)k)) == 0) {
+            *out = (wk_primitive)k;
+            return 0;
+        }
+    return -1;
+}
+
+const char *wk_primitive_name(wk_primitive primitive)
+{
+    switch (primitive) {
+    case WK_PRIMITIVE_REDUCE: return "reduce";
+    case WK_PRIMITIVE_SCAN: return "scan";
+    }
+    return "?";
+}
+
 int wk_cli_selected(const char *only, const char *id)
 {
     if (!only)
@@ -150,6 +169,10 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
         return wk_parse_memory(value, &o->memory) == 0
                    ? 2
                    : fail(err, err_size, "memory is device, managed, pinned or pageable", value);
+    if (strcmp(arg, "--op") == 0)
+        return wk_parse_primitive(value, &o->primitive) == 0
+                   ? 2
+                   : fail(err, err_size, "--op is reduce or scan", value);
     if (strcmp(arg, "--threads") == 0) {
         if (parse_count(value, 64, 1024, &v) != 0 || (v & (v - 1)) != 0)
             return fail(err, err_size, "threads is a power of two from 64 to 1024", value);
@@ -180,6 +203,7 @@ int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t 
     opts->dtype = WK_F64;
     opts->threads = 512;
     opts->memory = WK_MEMORY_DEVICE;
+    opts->primitive = WK_PRIMITIVE_REDUCE;
     opts->command = argc > 1 ? argv[1] : "help";
     for (int i = 2; i < argc;) {
         int used = parse_option(opts, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, err_size);

@@ -2,10 +2,12 @@
  * against the CPU reference and timed: kernel time with CUDA events (median
  * of repeats), total time with the input's trip to the device and the
  * result's trip back, bandwidth and its share of the read ceiling. Rows 12
- * (warpkit's production reduce) and cub (CUB's DeviceReduce::Sum) close it. */
+ * (warpkit's production reduce) and cub (CUB's DeviceReduce::Sum) close it.
+ * `--op scan` runs the scan ladder instead (ladder_scan.cu). */
 #include "bench.h"
 #include "generate.h"
 #include "ladder/ladder.h"
+#include "ladder_report.cuh"
 #include "ladder_tolerance.h"
 #include "reduce/plan.h"
 #include "timing.cuh"
@@ -23,13 +25,9 @@
 
 namespace {
 
-struct row {
-    std::string id, title;
-    unsigned blocks = 0, launches = 0;
-    double kernel_us = 0, total_us = 0, gbs = 0, pct = 0, speedup = 0;
-    double got = 0, tolerance = 0;
-    bool pass = false;
-};
+using wk_ladder_tool::row;
+
+const wk_ladder_tool::kind reduce_ladder = {"warpkit ladder", "reduce", "read", "01", true};
 
 /* The input, where --memory says it lives, and the device copy kernels read. */
 struct input {
@@ -90,14 +88,7 @@ void release(input &in)
     cudaFree(in.device);
 }
 
-double load(const void *p, size_t i, wk_dtype d)
-{
-    if (d == WK_F64)
-        return static_cast<const double *>(p)[i];
-    if (d == WK_F32)
-        return static_cast<const float *>(p)[i];
-    return static_cast<const int32_t *>(p)[i];
-}
+using wk_ladder_tool::load;
 
 /* One way to compute the sum: enqueue it, then fetch the value (which, for
  * kernel 01, finishes the sum on the host). */
@@ -126,14 +117,10 @@ row measure(const method &m, input &in, wk_dtype dtype, size_t n, int repeats, d
     r.launches = m.launches;
     std::string range = "ladder " + m.id;
     nvtxRangePushA(range.c_str());
-    r.kernel_us = wk::bench::median_us(
-        [&](long long) {
-            m.enqueue(s);
-            return cudaGetLastError() == cudaSuccess;
-        },
-        repeats, s, 0.0 /* one call per batch: each run is timed on its own */);
+    r.kernel_us = wk_ladder_tool::kernel_time_us(m.enqueue, repeats, s);
 
     std::vector<double> totals;
+    double got = 0;
     for (int k = 0; k < 5; ++k) {
         in.stage_source();
         WK_BENCH_CHECK(cudaDeviceSynchronize());
@@ -141,7 +128,7 @@ row measure(const method &m, input &in, wk_dtype dtype, size_t n, int repeats, d
         in.copy_in(s);
         m.enqueue(s);
         WK_BENCH_CHECK(cudaStreamSynchronize(s));
-        r.got = m.fetch();
+        got = m.fetch();
         auto t1 = std::chrono::steady_clock::now();
         totals.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
@@ -150,63 +137,12 @@ row measure(const method &m, input &in, wk_dtype dtype, size_t n, int repeats, d
     r.total_us = totals[totals.size() / 2];
     r.gbs = n * wk_dtype_size(dtype) / (r.kernel_us * 1e3);
     r.pct = 100.0 * r.gbs / read_gbs;
-    r.tolerance = wk_ladder_tolerance(dtype, m.depth, abs_sum);
-    r.pass = std::fabs((long double)r.got - exact) <= r.tolerance;
+    double tolerance = wk_ladder_tolerance(dtype, m.depth, abs_sum);
+    r.pass = std::fabs((long double)got - exact) <= tolerance;
+    char detail[96];
+    std::snprintf(detail, sizeof detail, "sum %.17g (tolerance %.3g)", got, tolerance);
+    r.detail = detail;
     return r;
-}
-
-void print_row(const row &r, size_t n, unsigned threads)
-{
-    std::printf("Kernel %s: %s\n", r.id.c_str(), r.title.c_str());
-    std::printf("  vector size %zu, threads %u, blocks %u, launches %u\n", n, threads, r.blocks, r.launches);
-    std::printf("  kernel time %.3f ms, total time %.3f ms\n", r.kernel_us / 1e3, r.total_us / 1e3);
-    std::printf("  bandwidth %.1f GB/s (%.1f %% of the read ceiling), speed-up over 01 x%.2f\n", r.gbs, r.pct,
-                r.speedup);
-    std::printf("  sum %.17g (tolerance %.3g)\n  %s\n\n", r.got, r.tolerance, r.pass ? "TEST PASS" : "TEST FAIL");
-}
-
-void write_files(const wk_cli_options *o, const wk_ceilings &c, const std::vector<row> &rows)
-{
-    if (o->json_path) {
-        FILE *f = std::fopen(o->json_path, "w");
-        if (!f) {
-            std::fprintf(stderr, "warpkit ladder: cannot write %s\n", o->json_path);
-            std::exit(2);
-        }
-        cudaDeviceProp p;
-        WK_BENCH_CHECK(cudaGetDeviceProperties(&p, 0));
-        std::fprintf(f,
-                     "{\n \"device\": \"%s\",\n \"ceilings\": {\"read_gbs\": %.1f, \"copy_gbs\": %.1f},\n"
-                     " \"n\": %zu, \"dtype\": \"%s\", \"threads\": %u, \"memory\": \"%s\",\n \"rows\": [\n",
-                     p.name, c.read_gbs, c.copy_gbs, o->n, wk_dtype_name(o->dtype), o->threads,
-                     wk_memory_name(o->memory));
-        for (size_t i = 0; i < rows.size(); ++i) {
-            const row &r = rows[i];
-            std::fprintf(f,
-                         "  {\"id\": \"%s\", \"title\": \"%s\", \"blocks\": %u, \"launches\": %u, \"kernel_us\": %.3f, "
-                         "\"total_us\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"speedup_vs_01\": %.3f, "
-                         "\"pass\": %s}%s\n",
-                         r.id.c_str(), r.title.c_str(), r.blocks, r.launches, r.kernel_us, r.total_us, r.gbs, r.pct,
-                         r.speedup, r.pass ? "true" : "false", i + 1 < rows.size() ? "," : "");
-        }
-        std::fprintf(f, " ]\n}\n");
-        std::fclose(f);
-    }
-    if (o->csv_path) {
-        FILE *f = std::fopen(o->csv_path, "w");
-        if (!f) {
-            std::fprintf(stderr, "warpkit ladder: cannot write %s\n", o->csv_path);
-            std::exit(2);
-        }
-        std::fprintf(f, "id,title,n,dtype,threads,memory,blocks,launches,kernel_us,total_us,gbs,pct_of_ceiling,"
-                        "speedup_vs_01,pass\n");
-        for (const row &r : rows)
-            std::fprintf(f, "%s,\"%s\",%zu,%s,%u,%s,%u,%u,%.3f,%.3f,%.1f,%.1f,%.3f,%s\n", r.id.c_str(),
-                         r.title.c_str(), o->n, wk_dtype_name(o->dtype), o->threads, wk_memory_name(o->memory),
-                         r.blocks, r.launches, r.kernel_us, r.total_us, r.gbs, r.pct, r.speedup,
-                         r.pass ? "PASS" : "FAIL");
-        std::fclose(f);
-    }
 }
 
 template <class T> method cub_method(const input &in, size_t n, void *d_result)
@@ -234,17 +170,11 @@ template <class T> method cub_method(const input &in, size_t n, void *d_result)
 
 extern "C" int wk_ladder_main(const wk_cli_options *o)
 {
-    if (o->dtype != WK_F64 && o->dtype != WK_F32 && o->dtype != WK_I32) {
-        std::fprintf(stderr, "warpkit ladder: --dtype is f64, f32 or i32\n");
-        return 2;
-    }
+    if (o->primitive == WK_PRIMITIVE_SCAN)
+        return wk_ladder_scan_main(o);
     wk_context *ctx;
-    wk_status st = wk_create(&ctx, o->device);
-    if (st != WK_SUCCESS) {
-        std::fprintf(stderr, "warpkit ladder: %s\n", wk_last_error_message());
-        return st == WK_ERROR_NO_DEVICE ? 3 : 2;
-    }
-    WK_BENCH_CHECK(cudaSetDevice(wk_context_device(ctx)));
+    if (int status = wk_ladder_tool::open_context(o, reduce_ladder, &ctx))
+        return status;
     const size_t n = o->n;
     const wk_dtype dtype = o->dtype;
 
@@ -333,32 +263,19 @@ extern "C" int wk_ladder_main(const wk_cli_options *o)
         if (!wk_cli_selected(o->only, m.id.c_str()))
             continue;
         if (o->ncu) {
-            std::printf("ncu --nvtx --nvtx-include \"ladder %s/\" --set full warpkit ladder --only %s --n %zu "
-                        "--dtype %s --threads %u --repeats 1\n",
-                        m.id.c_str(), m.id.c_str(), n, wk_dtype_name(dtype), o->threads);
+            wk_ladder_tool::print_ncu_line(o, reduce_ladder, m.id);
             continue;
         }
         row r = measure(m, in, dtype, n, o->repeats, c.read_gbs, (double)abs_sum, exact, s);
         if (m.id == "01")
             base_us = r.kernel_us;
         r.speedup = base_us > 0 ? base_us / r.kernel_us : 0;
-        print_row(r, n, o->threads);
+        wk_ladder_tool::print_row(r, n, o->threads, reduce_ladder);
         rows.push_back(r);
     }
 
-    int failed = 0;
-    if (!rows.empty()) {
-        std::printf("%-4s %-48s %8s %11s %11s %9s %7s %8s %s\n", "id", "kernel", "blocks", "kernel_ms", "total_ms",
-                    "GB/s", "%read", "vs 01", "test");
-        for (const row &r : rows) {
-            std::printf("%-4s %-48.48s %8u %11.4f %11.4f %9.1f %7.1f %8.2f %s\n", r.id.c_str(), r.title.c_str(),
-                        r.blocks, r.kernel_us / 1e3, r.total_us / 1e3, r.gbs, r.pct, r.speedup,
-                        r.pass ? "TEST PASS" : "TEST FAIL");
-            failed += !r.pass;
-        }
-        std::printf("ceilings: read %.1f GB/s, copy %.1f GB/s\n", c.read_gbs, c.copy_gbs);
-    }
-    write_files(o, c, rows);
+    int failed = rows.empty() ? 0 : wk_ladder_tool::print_table(rows, c, reduce_ladder);
+    wk_ladder_tool::write_files(o, c, rows, reduce_ladder);
 
     release(in);
     cudaFree(d_scratch);

@@ -15,22 +15,25 @@ static void usage(FILE *f)
             "commands:\n"
             "  info     the device, its SMs, L2, memory and measured bandwidth ceilings\n"
             "  verify   run the GPU checks; TEST PASS / TEST FAIL per case\n"
-            "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32\n"
-            "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed\n"
+            "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32;\n"
+            "           with --op scan: inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64)\n"
+            "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
+            "           with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB\n"
             "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
             "  help     this text\n"
             "\n"
             "options:\n"
+            "  --op OP           bench, ladder: reduce (default) or scan\n"
             "  --json FILE       bench: also write the results as JSON\n"
             "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
             "  --max-n N         bench: largest size (default 2^30)\n"
-            "  --repeats N       bench: timed batches per case, median reported (default 9)\n"
+            "  --repeats N       bench: timed batches per case; ladder: timed runs per row; the median (default 9)\n"
             "  --quick           verify: skip the sizes over 2^31; bench: sizes up to 2^24\n"
             "  --n N             ladder: vector size (default 2^24); tune: one size instead of 2^20, 2^24, 2^26\n"
             "  --dtype T         ladder, tune: f64 (default), f32 or i32\n"
             "  --threads N       ladder: threads per block, a power of two from 64 to 1024 (default 512)\n"
-            "  --memory M        ladder: where the input lives: device (default), managed, pinned, pageable\n"
-            "  --only LIST       ladder: rows to run, e.g. 01,04,12,cub\n"
+            "  --memory M        ladder (reduce): where the input lives: device (default), managed, pinned, pageable\n"
+            "  --only LIST       ladder: rows to run, e.g. 01,04,12,cub (--op scan: s1,s2,s3,s123,wk,cub)\n"
             "  --csv FILE        ladder: also write the rows as CSV (--json works too)\n"
             "  --ncu             ladder: print the ncu command line that profiles each row\n"
             "  --device N        CUDA device (default: the current one)\n"
@@ -44,6 +47,13 @@ int main(int argc, char **argv)
     char err[256];
     if (wk_parse_cli(argc, argv, &opts, err, sizeof err) != 0) {
         fprintf(stderr, "warpkit: %s\n\n", err);
+        usage(stderr);
+        return 2;
+    }
+    if (opts.primitive != WK_PRIMITIVE_REDUCE &&
+        (strcmp(opts.command, "info") == 0 || strcmp(opts.command, "verify") == 0 ||
+         strcmp(opts.command, "tune") == 0)) {
+        fprintf(stderr, "warpkit: --op applies to bench and ladder only\n\n");
         usage(stderr);
         return 2;
     }

@@ -3,8 +3,10 @@
 
 #include "cli.h"
 
-/* `warpkit verify`: runs the reduce checks on the GPU, TEST PASS / TEST FAIL
- * per case. Returns 0 if all pass, 1 if any fails, 3 without a device. */
+/* `warpkit verify`: runs the reduce and scan checks on the GPU, TEST PASS /
+ * TEST FAIL per case (TEST SKIP for a case the device or host has too
+ * little free memory for). Returns 0 if none fails, 1 if any fails, 3
+ * without a device. */
 int wk_verify_main(const wk_cli_options *opts);
 
 #endif

@@ -2,6 +2,8 @@
 #include "context.h"
 #include "internal.h"
 #include "reduce/launch.h"
+#include "scan/launch.h"
+#include "scan_slots.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -38,12 +40,13 @@ extern "C" void wk_device_leave(const wk_device_guard *guard)
         cudaSetDevice(guard->previous);
 }
 
+
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 static wk_status allocate_workspace(wk_context *c)
 {
     size_t partial_bytes = round_up((size_t)c->max_grid * WK_REDUCE_PARTIAL_BYTES, 256);
-    size_t bytes = partial_bytes + 256 + 256;
+    size_t bytes = partial_bytes + 256 + 256 + round_up(sizeof(wk_scan_state), 256);
     cudaError_t err = cudaMalloc(&c->workspace, bytes);
     if (err != cudaSuccess)
         return wk_cuda_fail(err, "cudaMalloc of the workspace");
@@ -51,12 +54,18 @@ static wk_status allocate_workspace(wk_context *c)
     c->partials = base;
     c->ticket = reinterpret_cast<unsigned *>(base + partial_bytes);
     c->result = base + partial_bytes + 256;
-    /* The ticket must start at zero; the kernels keep it there after. */
+    c->scan_state = reinterpret_cast<wk_scan_state *>(base + partial_bytes + 512);
+    /* The ticket and the scan state must start at zero; the kernels keep
+     * them consistent after. */
     err = cudaMemset(c->workspace, 0, bytes);
     if (err == cudaSuccess)
         err = cudaMallocHost(&c->host_result, sizeof(wk_arg_result));
-    if (err == cudaSuccess)
-        err = cudaDeviceSynchronize();
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, "workspace set-up");
+    wk_status status = wk_scan_slots_create(c);
+    if (status != WK_SUCCESS)
+        return status;
+    err = cudaDeviceSynchronize();
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, "workspace set-up");
 }
 
@@ -115,6 +124,7 @@ extern "C" wk_status wk_destroy(wk_context *c)
         if (err != cudaSuccess)
             status = wk_cuda_fail(err, "wk_destroy");
         cudaFree(c->workspace);
+        wk_scan_slots_destroy(c);
         cudaFreeHost(c->host_result);
         wk_device_leave(&guard);
     }

@@ -14,6 +14,8 @@ struct wk_context {
     unsigned *ticket;      /* last-block ticket, zero between launches    */
     void *result;          /* device result slot for wk_reduce_to_host    */
     void *host_result;     /* pinned copy of it                           */
+    struct wk_scan_state *scan_state; /* in the workspace, see scan/launch.h */
+    struct wk_scan_slots *scan_slots; /* tile statuses, see scan_slots.cu      */
 };
 
 #ifdef __cplusplus

@@ -75,10 +75,10 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
-extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
-                               wk_op op, cudaStream_t stream)
+/* The frame of every entry point that reduces into device memory. */
+static wk_status reduce_entry(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
+                              cudaStream_t stream, const char *fn, const shape_override *forced)
 {
-    const char *fn = "wk_reduce";
     wk_clear_error();
     if (!ctx)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
@@ -86,9 +86,15 @@ extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, s
     wk_status status = wk_device_enter(ctx, &guard);
     if (status != WK_SUCCESS)
         return status;
-    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn);
+    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, forced);
     wk_device_leave(&guard);
     return status;
+}
+
+extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_op op, cudaStream_t stream)
+{
+    return reduce_entry(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce", NULL);
 }
 
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
@@ -124,16 +130,6 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
 extern "C" wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                       wk_op op, wk_reduce_shape shape, unsigned grid, cudaStream_t stream)
 {
-    const char *fn = "wk_reduce_shaped";
-    wk_clear_error();
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    wk_device_guard guard;
-    wk_status status = wk_device_enter(ctx, &guard);
-    if (status != WK_SUCCESS)
-        return status;
     shape_override forced = {shape, grid};
-    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, &forced);
-    wk_device_leave(&guard);
-    return status;
+    return reduce_entry(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce_shaped", &forced);
 }

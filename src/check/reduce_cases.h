@@ -9,11 +9,6 @@
 extern "C" {
 #endif
 
-typedef enum wk_case_level {
-    WK_CASES_QUICK, /* every dtype and op at small and odd sizes: seconds, also under sanitizers */
-    WK_CASES_FULL   /* adds every offset, sizes up to 2^24 + 7, special values and patterns     */
-} wk_case_level;
-
 /* Writes up to `cap` cases to out (if not NULL) and returns how many the
  * level has. Each case gets its own seed derived from `seed`. sm_count is the
  * device's: the full level adds the sizes where the launch shape changes on

@@ -4,6 +4,8 @@
 #ifndef WARPKIT_CHECK_REDUCE_CHECK_H
 #define WARPKIT_CHECK_REDUCE_CHECK_H
 
+#include "case_data.h"
+#include "check_env.h"
 #include "generate.h"
 #include "warpkit.h"
 
@@ -14,16 +16,6 @@
 extern "C" {
 #endif
 
-/* Values planted into the generated data. */
-typedef enum wk_special {
-    WK_SPECIAL_NONE,
-    WK_SPECIAL_NAN,      /* a few NaNs at random places (float dtypes)            */
-    WK_SPECIAL_INF,      /* +inf at one place, -inf at another (float dtypes)     */
-    WK_SPECIAL_POS_INF,  /* +inf at two places: sums stay +inf, ties for argmax   */
-    WK_SPECIAL_EXTREMES, /* the dtype's largest and lowest values, twice each     */
-    WK_SPECIAL_AT_END    /* the largest value last, the lowest just before it     */
-} wk_special;
-
 typedef struct wk_reduce_case {
     wk_dtype dtype;
     wk_op op;
@@ -33,20 +25,6 @@ typedef struct wk_reduce_case {
     wk_special special;
     uint64_t seed;
 } wk_reduce_case;
-
-/* Buffers reused across cases; grown as needed. */
-typedef struct wk_check_env {
-    wk_context *ctx;
-    cudaStream_t stream;
-    void *d_in, *h_in;
-    size_t in_bytes;
-    void *d_out;            /* WK_CHECK_OUT_BYTES, poisoned before each call */
-} wk_check_env;
-
-#define WK_CHECK_OUT_BYTES 64
-
-wk_status wk_check_env_init(wk_check_env *env, int device);
-void wk_check_env_free(wk_check_env *env);
 
 /* Runs one case. Returns 1 if it passes, 0 if not; msg gets a one-line
  * description of the case and its outcome either way. */

@@ -12,6 +12,7 @@
 #ifndef WARPKIT_REDUCE_KERNEL_CUH
 #define WARPKIT_REDUCE_KERNEL_CUH
 
+#include "common/vector.cuh"
 #include "launch.h"
 #include "reducers.cuh"
 #include "warpkit/block.cuh"
@@ -21,19 +22,7 @@
 namespace wk {
 namespace reduce {
 
-/* 16 bytes of elements, loaded with one instruction. */
-template <class S> struct alignas(16) vec {
-    static constexpr int size = WK_VECTOR_BYTES / sizeof(S);
-    S e[size];
-};
-
-template <class S> __device__ inline vec<S> load_vec(const vec<S> *p)
-{
-    uint4 raw = __ldg(reinterpret_cast<const uint4 *>(p));
-    vec<S> v;
-    memcpy(&v, &raw, sizeof v);
-    return v;
-}
+static_assert(sizeof(vec<char>) == WK_VECTOR_BYTES, "the plan's vectors are 16 bytes");
 
 /* This thread's share of the input, folded in a fixed order. */
 template <class R, int Unroll>

@@ -544,6 +544,17 @@ static int sum_matches(wk_dtype dtype, size_t depth, const float_sums *s, long d
     return fabsl(got - ref) <= tol;
 }
 
+int wk_ref_sum_matches(wk_dtype dtype, size_t depth, long double ref, long double abs_sum, long double got,
+                       double *tol, const char **rule)
+{
+    const char *ignored;
+    float_sums s = {ref, abs_sum};
+    long double t = sum_tolerance(dtype, depth, abs_sum, ref);
+    if (tol)
+        *tol = (double)t;
+    return sum_matches(dtype, depth, &s, got, t, rule ? rule : &ignored);
+}
+
 /* Exact comparison of two values of dtype: NaN matches NaN and -0 matches
  * +0 (floats compare by value), integers compare by pattern. */
 static int values_match(wk_dtype dtype, const void *a, const void *b)

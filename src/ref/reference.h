@@ -49,6 +49,16 @@ wk_status wk_ref_reduce(const void *h_in, size_t n, wk_dtype dtype, wk_op op,
 double wk_ref_sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum,
                             long double ref);
 
+/* Whether got, a float sum in dtype read back as long double, matches a sum
+ * whose exact value is ref, with sum |x| = abs_sum, produced with the given
+ * depth: NaN needs NaN, an infinite ref the same infinity, a ref that
+ * certainly overflows the dtype the matching infinity (and one that may,
+ * either); anything else within wk_ref_sum_tolerance. Writes that tolerance
+ * to *tol and a short name of the rule applied to *rule (either may be
+ * NULL). Used by the reduce and the scan checks alike. */
+int wk_ref_sum_matches(wk_dtype dtype, size_t depth, long double ref, long double abs_sum, long double got,
+                       double *tol, const char **rule);
+
 /* Compares got (a wk_reduce result, same layout) with the reference for
  * h_in[0 .. n). depth is wk_reduce_plan_depth() of the launch that produced
  * got; only float sums use it. Returns 1 on a match, 0 otherwise (including

@@ -104,6 +104,32 @@ int main(void)
     const char *l7[] = {"warpkit", "ladder", "--n", "2^24", "--n", "1000003"};
     wk_expect(&t, parse(&o, 6, l7) == 0 && o.n == 1000003 && o.n_given, "the last --n wins");
     wk_expect(&t, parse(&o, 2, l1) == 0 && !o.n_given, "no --n given");
+
+    wk_expect(&t, parse(&o, 2, l1) == 0 && o.primitive == WK_PRIMITIVE_REDUCE, "--op defaults to reduce");
+    const char *p1[] = {"warpkit", "bench", "--op", "scan", "--max-n", "2^20"};
+    wk_expect(&t, parse(&o, 6, p1) == 0 && o.primitive == WK_PRIMITIVE_SCAN && o.max_n == ((size_t)1 << 20),
+              "bench --op scan");
+    const char *p2[] = {"warpkit", "ladder", "--op", "scan", "--op", "reduce"};
+    wk_expect(&t, parse(&o, 6, p2) == 0 && o.primitive == WK_PRIMITIVE_REDUCE, "the last --op wins");
+    const char *p3[] = {"warpkit", "ladder", "--op", "scan", "--only", "s1,s123,cub", "--dtype", "f32"};
+    wk_expect(&t, parse(&o, 8, p3) == 0 && o.primitive == WK_PRIMITIVE_SCAN && o.dtype == WK_F32 &&
+                      wk_cli_selected(o.only, "s123") && !wk_cli_selected(o.only, "s2"),
+              "ladder --op scan with --only");
+    const char *p4[] = {"warpkit", "bench", "--op", "sort"};
+    wk_expect(&t, parse(&o, 4, p4) == -1, "unknown --op is refused");
+    const char *p5[] = {"warpkit", "bench", "--op"};
+    wk_expect(&t, parse(&o, 3, p5) == -1, "--op without a value");
+    const char *p6[] = {"warpkit", "bench", "--op", "sum"};
+    wk_expect(&t, parse(&o, 4, p6) == -1, "--op takes a primitive, not a reduce op");
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SCAN; ++k) {
+        wk_primitive got;
+        wk_expect(&t, wk_parse_primitive(wk_primitive_name((wk_primitive)k), &got) == 0 && got == (wk_primitive)k,
+                  "primitive round trip");
+    }
+    wk_primitive prim;
+    wk_expect(&t, wk_parse_primitive(NULL, &prim) == -1 && wk_parse_primitive("Scan", &prim) == -1,
+              "primitive names are exact");
+
     for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k) {
         wk_memory_kind m;
         wk_expect(&t, wk_parse_memory(wk_memory_name((wk_memory_kind)k), &m) == 0 && m == (wk_memory_kind)k,

@@ -1,0 +1,127 @@
+/* The session, the pool, and the output of the benchmarks against CUB. */
+#include "bench_common.cuh"
+
+#include <cstdio>
+
+namespace wk {
+namespace bench {
+
+row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit, const call_time &cub, double bytes,
+             double ceiling_gbs, bool agree)
+{
+    row r;
+    r.op = op;
+    r.dtype = wk_dtype_name(dtype);
+    r.n = n;
+    r.warpkit_us = warpkit.gpu_us;
+    r.cub_us = cub.gpu_us;
+    r.warpkit_host_us = warpkit.host_us;
+    r.cub_host_us = cub.host_us;
+    r.speedup = r.cub_us / r.warpkit_us;
+    r.gbs = bytes / (r.warpkit_us * 1e3);
+    r.pct_of_ceiling = 100.0 * r.gbs / ceiling_gbs;
+    r.agree = agree;
+    return r;
+}
+
+int open_session(const wk_cli_options *opts, session &s)
+{
+    wk_status st = wk_create(&s.ctx, opts->device);
+    if (st != WK_SUCCESS) {
+        std::fprintf(stderr, "%s: %s\n", s.name, wk_last_error_message());
+        return st == WK_ERROR_NO_DEVICE ? 3 : 2;
+    }
+    WK_BENCH_CHECK(cudaSetDevice(wk_context_device(s.ctx)));
+    s.min_n = opts->min_n ? opts->min_n : default_min_n;
+    s.max_n = opts->max_n ? opts->max_n : (opts->quick ? (size_t)1 << 24 : default_max_n);
+    if (s.max_n > default_max_n) {
+        std::fprintf(stderr, "%s: sizes are limited to 2^30 (CUB is run with int counts)\n", s.name);
+        wk_destroy(s.ctx);
+        return 2;
+    }
+
+    std::fprintf(stderr, "measuring the bandwidth ceilings...\n");
+    wk_measure_ceilings(&s.ceilings);
+    std::fprintf(stderr, "read ceiling %.1f GB/s, copy ceiling %.1f GB/s\n", s.ceilings.read_gbs,
+                 s.ceilings.copy_gbs);
+    WK_BENCH_CHECK(cudaStreamCreate(&s.stream));
+    return 0;
+}
+
+void close_session(session &s)
+{
+    WK_BENCH_CHECK(cudaStreamDestroy(s.stream));
+    wk_destroy(s.ctx);
+}
+
+std::vector<size_t> sizes(const session &s)
+{
+    std::vector<size_t> v;
+    for (size_t n = s.min_n; n <= s.max_n; n *= 4)
+        v.push_back(n);
+    return v;
+}
+
+void pool::allocate(size_t want)
+{
+    bytes = want;
+    WK_BENCH_CHECK(cudaMalloc(&base, bytes));
+}
+
+void pool::release()
+{
+    WK_BENCH_CHECK(cudaFree(base));
+    base = nullptr;
+}
+
+void print_progress(const row &r, int op_width)
+{
+    std::fprintf(stderr,
+                 "  %-*s %-4s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)  x%.2f  %s\n",
+                 op_width, r.op.c_str(), r.dtype.c_str(), r.n, r.warpkit_us, r.warpkit_host_us, r.cub_us,
+                 r.cub_host_us, r.speedup, r.agree ? "" : "RESULTS DIFFER");
+}
+
+int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width, const char *ceiling)
+{
+    std::printf("%-*s %-5s %12s %11s %11s %8s %9s %7s %s\n", op_width, "op", "dtype", "n", "warpkit_us", "cub_us",
+                "speedup", "GB/s", ceiling, "check");
+    int disagreements = 0;
+    for (const row &r : rows) {
+        std::printf("%-*s %-5s %12zu %11.2f %11.2f %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(), r.dtype.c_str(),
+                    r.n, r.warpkit_us, r.cub_us, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
+        disagreements += !r.agree;
+    }
+    std::printf("ceilings: read %.1f GB/s, copy %.1f GB/s\n", c.read_gbs, c.copy_gbs);
+    return disagreements;
+}
+
+void write_json(const char *path, const char *name, const wk_ceilings &c, const std::vector<row> &rows)
+{
+    FILE *f = std::fopen(path, "w");
+    if (!f) {
+        std::fprintf(stderr, "%s: cannot write %s\n", name, path);
+        std::exit(2);
+    }
+    cudaDeviceProp prop;
+    int device;
+    WK_BENCH_CHECK(cudaGetDevice(&device));
+    WK_BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
+    std::fprintf(f, "{\n  \"device\": \"%s\",\n", prop.name);
+    std::fprintf(f, "  \"ceilings\": {\"read_gbs\": %.1f, \"copy_gbs\": %.1f},\n", c.read_gbs, c.copy_gbs);
+    std::fprintf(f, "  \"bench\": [\n");
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const row &r = rows[i];
+        std::fprintf(f,
+                     "    {\"op\": \"%s\", \"dtype\": \"%s\", \"n\": %zu, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
+                     "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "
+                     "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f}%s\n",
+                     r.op.c_str(), r.dtype.c_str(), r.n, r.warpkit_us, r.cub_us, r.speedup, r.gbs, r.pct_of_ceiling,
+                     r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, i + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+    std::fclose(f);
+}
+
+} // namespace bench
+} // namespace wk

@@ -1,0 +1,151 @@
+/* What the benchmarks against CUB share: the session (context, size range,
+ * ceilings, stream), the input values, the pool that inputs and outputs
+ * rotate through, and the rows with their progress line, table and JSON. */
+#ifndef WARPKIT_BENCH_COMMON_CUH
+#define WARPKIT_BENCH_COMMON_CUH
+
+#include "bench.h"
+#include "timing.cuh"
+#include "warpkit.h"
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace wk {
+namespace bench {
+
+/* The least memory that calls rotate through: far more than L2, so that no
+ * call finds its data in L2 from an earlier call. */
+constexpr size_t min_pool_bytes = (size_t)2 << 30;
+constexpr size_t default_min_n = (size_t)1 << 10;
+constexpr size_t default_max_n = (size_t)1 << 30;
+
+/* One line of the results: the keys of the results file's "bench" list. */
+struct row {
+    std::string op, dtype;
+    size_t n;
+    double warpkit_us, cub_us, speedup, gbs, pct_of_ceiling;
+    double warpkit_host_us, cub_host_us; /* enqueue time per call */
+    bool agree;
+};
+
+/* Fills in the times and the derived columns: speedup is CUB's time over
+ * warpkit's, bandwidth is `bytes` moved by one warpkit call over its time. */
+row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit, const call_time &cub, double bytes,
+             double ceiling_gbs, bool agree);
+
+/* The context, the sizes to run and the ceilings, shared by every case. */
+struct session {
+    const char *name; /* "warpkit bench", for messages */
+    wk_context *ctx = nullptr;
+    size_t min_n = 0, max_n = 0;
+    wk_ceilings ceilings{};
+    cudaStream_t stream = nullptr;
+};
+
+/* Creates the context, reads the size range from the options (--min-n,
+ * --max-n, --quick), measures the ceilings and creates the stream. Returns
+ * 0, or the exit status to return at once (3 without a device, 2 for bad
+ * options). */
+int open_session(const wk_cli_options *opts, session &s);
+void close_session(session &s);
+
+/* The sizes of a run: min_n, 4 min_n, 16 min_n, ... up to max_n. */
+std::vector<size_t> sizes(const session &s);
+
+/* Device memory that the calls of a case rotate through. */
+struct pool {
+    char *base = nullptr;
+    size_t bytes = 0;
+    void allocate(size_t want);
+    void release();
+};
+
+inline size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+/* How one case lays out its buffers in the pool: `count` slots, each with
+ * `per_slot` buffers of `buffer_bytes` (a reduce: its input; a scan: its
+ * input and its output), filling at least min_pool_bytes. A case whose one
+ * slot is larger than that gets a single slot. */
+struct rotation {
+    char *base;
+    size_t buffer_bytes, per_slot, count;
+
+    rotation(const pool &p, size_t bytes_per_buffer, size_t buffers_per_slot)
+        : base(p.base), buffer_bytes(round_up_256(bytes_per_buffer)), per_slot(buffers_per_slot)
+    {
+        size_t slot = buffer_bytes * per_slot;
+        count = std::max(min_pool_bytes, slot) / slot;
+    }
+    /* Buffer `b` of the slot that call number k uses. */
+    char *buffer(long long k, size_t b) const
+    {
+        return base + (size_t)(k % (long long)count) * buffer_bytes * per_slot + b * buffer_bytes;
+    }
+    size_t used_bytes() const { return count * buffer_bytes * per_slot; }
+};
+
+/* The order in which a case's calls take slots of its rotation: one walk,
+ * shared by both libraries, each call taking the next slot whichever
+ * library makes it. Every call then gets the slot left alone the longest,
+ * at least min_pool_bytes of other calls' traffic ago, so that it neither
+ * reads nor writes lines a recent call left in L2, however the two
+ * libraries' batch sizes differ. (Two counters, one per library, started
+ * half a pool apart, drift into each other as their batch sizes differ.) */
+struct walk {
+    long long next = 0;
+    long long take() { return next++; }
+};
+
+/* Pool bytes for sizes up to max_n of at most 8-byte elements with
+ * `buffers_per_slot` buffers per call. */
+inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)
+{
+    return std::max(min_pool_bytes, buffers_per_slot * round_up_256(max_n * sizeof(double)));
+}
+
+/* Values a user might reduce or scan: floats in [-1, 1), integers in
+ * [-1000, 1000]. Element i depends only on (seed, i). */
+__device__ inline uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+template <class T> __device__ inline T draw(uint64_t r)
+{
+    if constexpr (std::is_floating_point<T>::value)
+        return (T)((double)(r >> 11) * 0x1p-52 - 1.0);
+    else
+        return (T)((long long)(r % 2001) - 1000);
+}
+template <class T> __global__ void fill_values(T *p, size_t n, uint64_t seed)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = draw<T>(mix(seed ^ (i * 0x2545f4914f6cdd1dull)));
+}
+/* Fills every buffer of the rotation with values from `seed`. */
+template <class T> void fill(const rotation &r, uint64_t seed, cudaStream_t s)
+{
+    fill_values<T><<<1024, 256, 0, s>>>(reinterpret_cast<T *>(r.base), r.used_bytes() / sizeof(T), seed);
+    WK_BENCH_CHECK(cudaGetLastError());
+}
+
+/* The progress line of one case on stderr; op_width is the op column's width. */
+void print_progress(const row &r, int op_width);
+
+/* The table on stdout: one line per row and the ceilings. `ceiling` names the
+ * percent column ("%read", "%copy"). Returns the rows that disagree. */
+int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width, const char *ceiling);
+
+/* Writes the device, the ceilings and the rows as JSON (the "bench" list of
+ * the results file); exits with status 2 if the file cannot be written. */
+void write_json(const char *path, const char *name, const wk_ceilings &c, const std::vector<row> &rows);
+
+} // namespace bench
+} // namespace wk
+
+#endif

@@ -1,0 +1,70 @@
+/* Launch planning for the device-wide scan: tiles, alignment and the
+ * rounding depth of each output. Pure C, so CPU tests can check it.
+ *
+ * The scan works on "virtual vectors": the input seen from the 16-byte
+ * boundary at or below d_in, cut into 16-byte vectors. The first and last
+ * vectors may hold elements outside [0, n); those lanes load the op's
+ * identity and store nothing. A tile is WK_SCAN_THREADS threads times
+ * plan.vectors vectors per thread; each block scans one tile. */
+#ifndef WARPKIT_SCAN_PLAN_H
+#define WARPKIT_SCAN_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Two tile shapes, chosen by input size from measurements on an H100
+ * (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles) below
+ * 16 MiB of input, where more tiles spread a small input over more SMs;
+ * 512 threads with 8 vectors each (64 KiB tiles, 2 blocks per SM) from
+ * there on, where fewer, larger tiles shorten the chain of prefixes. */
+#define WK_SCAN_THREADS 512
+#define WK_SCAN_SMALL_VECTORS 4
+#define WK_SCAN_LARGE_VECTORS 8
+#define WK_SCAN_LARGE_MIN_BLOCKS 2
+#define WK_SCAN_LARGE_FROM_BYTES ((size_t)16 << 20)
+#define WK_SCAN_VECTOR_BYTES 16
+
+/* Most tiles one call may have (2^29 tiles: 32 TiB of input in 64 KiB tiles). */
+#define WK_SCAN_MAX_TILES ((size_t)1 << 29)
+
+/* Bytes of tile-status workspace per tile: a status word and a value of
+ * up to 8 bytes, read and written together (scan/tile_status.cuh). */
+#define WK_SCAN_SLOT_BYTES 16
+
+typedef struct wk_scan_plan {
+    size_t n;
+    size_t offset;        /* elements from the 16-byte boundary below d_in to d_in */
+    size_t tiles;         /* blocks in the launch, one tile each                   */
+    unsigned vec_elems;   /* elements per 16-byte vector                           */
+    unsigned tile_elems;  /* elements per tile                                     */
+    unsigned block;       /* threads per block                                     */
+    unsigned vectors;     /* 16-byte vectors per thread: the tile shape            */
+    int vector_stores;    /* d_out has d_in's offset: whole vectors are stored     */
+} wk_scan_plan;
+
+/* Plans a scan of n elements of elem_size bytes from in_addr to out_addr
+ * (both multiples of elem_size). Returns 0 on success, -1 for bad
+ * arguments. */
+int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
+                 wk_scan_plan *plan);
+
+/* Most tiles a scan of n elements of elem_size bytes needs at any alignment:
+ * the status slots the workspace must hold for it. */
+size_t wk_scan_max_tiles(size_t n, size_t elem_size);
+
+/* Largest number of rounded operations between any input element and output
+ * i under this plan (output i of an inclusive scan; the exclusive scan's
+ * output i + 1 has the same). A float prefix's error is at most
+ * depth * u * sum_{j <= i} |x_j| to first order; the tests use it as their
+ * tolerance. The exclusive scan's init adds one more operation. */
+size_t wk_scan_plan_depth(const wk_scan_plan *plan, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+/* GPU test of wk_inclusive_scan and wk_exclusive_scan: every dtype, op and
+ * scan kind, edge and odd sizes, sizes around tile boundaries and up to
+ * 5000 tiles, input and output offsets, in place, inits, NaN, infinities,
+ * extremes, ties, all-equal data, and sizes over 2^31 elements; every
+ * output against the CPU reference, the guard bands around it untouched.
+ *
+ * WK_TEST_QUICK=1 runs the short list (for the sanitizers); WK_SEED repeats a
+ * run. Exits 77 (skipped) without a CUDA device. */
+#include "scan_cases.h"
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    wk_check_env env;
+    wk_status st = wk_check_env_init(&env, -1);
+    if (st == WK_ERROR_NO_DEVICE) {
+        printf("SKIP: %s\n", wk_last_error_message());
+        return WK_TEST_SKIP;
+    }
+    if (st != WK_SUCCESS) {
+        printf("cannot set up: %s\n", wk_last_error_message());
+        return 1;
+    }
+    int quick = wk_test_quick();
+    uint64_t seed = wk_seed_from_time();
+    printf("seed %llu (set WK_SEED to repeat)%s\n", (unsigned long long)seed, quick ? ", quick list" : "");
+
+    wk_case_level level = quick ? WK_CASES_QUICK : WK_CASES_FULL;
+    size_t count = wk_scan_cases(level, seed, NULL, 0);
+    size_t huge = quick ? 0 : wk_scan_huge_cases(seed, NULL, 0);
+    wk_scan_case *cases = malloc((count + huge) * sizeof *cases);
+    if (!cases)
+        return 1;
+    wk_scan_cases(level, seed, cases, count);
+    wk_scan_huge_cases(seed, cases + count, huge);
+    printf("%zu cases, %zu of them over 2^31 elements\n", count + huge, huge);
+
+    wk_tally t = {0, 0};
+    int skipped = 0;
+    char msg[2048];
+    for (size_t i = 0; i < count + huge; ++i) {
+        wk_check_result r = wk_check_scan_case(&env, &cases[i], msg, sizeof msg);
+        if (r == WK_CHECK_SKIP) {
+            printf("SKIP %s\n", msg);
+            skipped++;
+            continue;
+        }
+        /* Failures always print; passes only for the large cases, to keep the log short. */
+        if (r != WK_CHECK_PASS || cases[i].n > ((size_t)1 << 20))
+            printf("%s %s\n", r == WK_CHECK_PASS ? "pass" : "FAIL", msg);
+        fflush(stdout);
+        wk_tally_add(&t, r == WK_CHECK_PASS);
+    }
+    if (skipped)
+        printf("%d cases skipped for lack of memory\n", skipped);
+    free(cases);
+    wk_check_env_free(&env);
+    return wk_tally_finish(&t);
+}
