@@ -31,7 +31,7 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure
 
 if [ "$phase" != bench ]; then
 echo "== tests"
-ctest --test-dir build-gpu --output-on-failure >"$logs/ctest.log" 2>&1
+ctest --test-dir build-gpu --output-on-failure -V >"$logs/ctest.log" 2>&1
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
 
 echo "== compute-sanitizer"
