@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "warpkit.h"
+
 /* CTest's SKIP_RETURN_CODE for the GPU tests. */
 #define WK_TEST_SKIP 77
 
@@ -34,6 +36,21 @@ static inline int wk_tally_finish(const wk_tally *t)
 {
     printf("%d passed, %d failed\n", t->passed, t->failed);
     return t->failed ? 1 : 0;
+}
+
+/* After a set-up call (wk_create, wk_check_env_init): -1 to go on, or the
+ * exit status once it has said why not: skipped (77) when there is no CUDA
+ * device, 1 for any other failure. */
+static inline int wk_test_setup(wk_status st, const char *what)
+{
+    if (st == WK_SUCCESS)
+        return -1;
+    if (st == WK_ERROR_NO_DEVICE) {
+        printf("SKIP: %s\n", wk_last_error_message());
+        return WK_TEST_SKIP;
+    }
+    printf("FAIL %s: %s\n", what, wk_last_error_message());
+    return 1;
 }
 
 static inline int wk_test_quick(void)

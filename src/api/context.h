@@ -2,6 +2,7 @@
 #ifndef WARPKIT_CONTEXT_H
 #define WARPKIT_CONTEXT_H
 
+#include "internal.h"
 #include "warpkit.h"
 
 struct wk_context {
@@ -36,6 +37,22 @@ void wk_device_leave(const wk_device_guard *guard);
 wk_status wk_cuda_fail(cudaError_t err, const char *what);
 
 #ifdef __cplusplus
+}
+
+/* The frame of every entry point that works on the device: clears the last
+ * error, checks ctx, and runs `call` with ctx's device current. */
+template <class Call> inline wk_status wk_on_device(wk_context *ctx, const char *fn, Call &&call)
+{
+    wk_clear_error();
+    if (!ctx)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    wk_device_guard guard;
+    wk_status status = wk_device_enter(ctx, &guard);
+    if (status != WK_SUCCESS)
+        return status;
+    status = call();
+    wk_device_leave(&guard);
+    return status;
 }
 #endif
 

@@ -75,61 +75,39 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
-/* The frame of every entry point that reduces into device memory. */
-static wk_status reduce_entry(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
-                              cudaStream_t stream, const char *fn, const shape_override *forced)
-{
-    wk_clear_error();
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    wk_device_guard guard;
-    wk_status status = wk_device_enter(ctx, &guard);
-    if (status != WK_SUCCESS)
-        return status;
-    status = checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, forced);
-    wk_device_leave(&guard);
-    return status;
-}
-
 extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                wk_op op, cudaStream_t stream)
 {
-    return reduce_entry(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce", NULL);
+    const char *fn = "wk_reduce";
+    return wk_on_device(ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn); });
 }
 
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
                                        wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     const char *fn = "wk_reduce_to_host";
-    wk_clear_error();
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (!h_out)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
-    wk_device_guard guard;
-    wk_status status = wk_device_enter(ctx, &guard);
-    if (status != WK_SUCCESS)
-        return status;
-    status = checked_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
-    size_t bytes = wk_reduce_result_size(dtype, op);
-    cudaError_t err = cudaSuccess;
-    if (status == WK_SUCCESS) {
-        err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
+    return wk_on_device(ctx, fn, [&] {
+        if (!h_out)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
+        wk_status status = checked_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
+        if (status != WK_SUCCESS)
+            return status;
+        size_t bytes = wk_reduce_result_size(dtype, op);
+        cudaError_t err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
         if (err == cudaSuccess)
             err = cudaStreamSynchronize(stream);
-    }
-    wk_device_leave(&guard);
-    if (status != WK_SUCCESS)
-        return status;
-    if (err != cudaSuccess)
-        return wk_cuda_fail(err, fn);
-    memcpy(h_out, ctx->host_result, bytes);
-    return WK_SUCCESS;
+        if (err != cudaSuccess)
+            return wk_cuda_fail(err, fn);
+        memcpy(h_out, ctx->host_result, bytes);
+        return WK_SUCCESS;
+    });
 }
 
 extern "C" wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                       wk_op op, wk_reduce_shape shape, unsigned grid, cudaStream_t stream)
 {
+    const char *fn = "wk_reduce_shaped";
     shape_override forced = {shape, grid};
-    return reduce_entry(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce_shaped", &forced);
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, &forced); });
 }

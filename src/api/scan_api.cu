@@ -101,52 +101,32 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
-static wk_status scan_entry(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
-                            int exclusive, wk_value init, cudaStream_t stream, const char *fn)
-{
-    wk_clear_error();
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    wk_device_guard guard;
-    wk_status status = wk_device_enter(ctx, &guard);
-    if (status != WK_SUCCESS)
-        return status;
-    status = checked_scan(ctx, d_in, d_out, n, dtype, op, exclusive, init, stream, fn);
-    wk_device_leave(&guard);
-    return status;
-}
-
 extern "C" wk_status wk_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                        wk_op op, cudaStream_t stream)
 {
     wk_value none;
     none.u64 = 0;
-    return scan_entry(ctx, d_in, d_out, n, dtype, op, 0, none, stream, "wk_inclusive_scan");
+    const char *fn = "wk_inclusive_scan";
+    return wk_on_device(ctx, fn, [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, stream, fn); });
 }
 
 extern "C" wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                        wk_op op, wk_value init, cudaStream_t stream)
 {
-    return scan_entry(ctx, d_in, d_out, n, dtype, op, 1, init, stream, "wk_exclusive_scan");
+    const char *fn = "wk_exclusive_scan";
+    return wk_on_device(ctx, fn, [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, stream, fn); });
 }
 
 extern "C" wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)
 {
     const char *fn = "wk_scan_reserve";
-    wk_clear_error();
-    if (!ctx)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (!wk_dtype_valid(dtype))
-        return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, (int)dtype);
-    size_t elem = wk_dtype_size(dtype);
-    wk_status status = check_size(n, elem, fn);
-    if (status != WK_SUCCESS)
-        return status;
-    size_t tiles = wk_scan_max_tiles(n, elem);
-    wk_device_guard guard;
-    if ((status = wk_device_enter(ctx, &guard)) != WK_SUCCESS)
-        return status;
-    status = wk_scan_slots_cover(ctx, tiles, 1, 0, fn);
-    wk_device_leave(&guard);
-    return status;
+    return wk_on_device(ctx, fn, [&] {
+        if (!wk_dtype_valid(dtype))
+            return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, (int)dtype);
+        size_t elem = wk_dtype_size(dtype);
+        wk_status status = check_size(n, elem, fn);
+        if (status != WK_SUCCESS)
+            return status;
+        return wk_scan_slots_cover(ctx, wk_scan_max_tiles(n, elem), 1, 0, fn);
+    });
 }

@@ -275,15 +275,9 @@ static void test_back_to_back(uint64_t seed)
 
 int main(void)
 {
-    wk_status st = wk_create(&ctx, -1);
-    if (st == WK_ERROR_NO_DEVICE) {
-        printf("SKIP: %s\n", wk_last_error_message());
-        return WK_TEST_SKIP;
-    }
-    if (st != WK_SUCCESS) {
-        printf("FAIL wk_create: %s\n", wk_last_error_message());
-        return 1;
-    }
+    int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
+    if (setup >= 0)
+        return setup;
     uint64_t seed = wk_seed_from_time();
     printf("seed %llu\n", (unsigned long long)seed);
     CHECK_CUDA(cudaStreamCreate(&stream));

@@ -15,15 +15,9 @@
 int main(void)
 {
     wk_check_env env;
-    wk_status st = wk_check_env_init(&env, -1);
-    if (st == WK_ERROR_NO_DEVICE) {
-        printf("SKIP: %s\n", wk_last_error_message());
-        return WK_TEST_SKIP;
-    }
-    if (st != WK_SUCCESS) {
-        printf("cannot set up: %s\n", wk_last_error_message());
-        return 1;
-    }
+    int setup = wk_test_setup(wk_check_env_init(&env, -1), "set-up");
+    if (setup >= 0)
+        return setup;
     int quick = wk_test_quick();
     uint64_t seed = wk_seed_from_time();
     printf("seed %llu (set WK_SEED to repeat)%s\n", (unsigned long long)seed, quick ? ", quick list" : "");
