@@ -13,7 +13,12 @@ phase=${WK_PHASE:-all}
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-results-out}}
 mkdir -p "$out"
-commit=${WK_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+commit=${WK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+# A copy of a working tree can differ from its HEAD: say so rather than
+# credit HEAD with what it does not contain. Pass WK_COMMIT to name the tree.
+if [ -z "${WK_COMMIT:-}" ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit-modified"
+fi
 logs=$out/logs
 mkdir -p "$logs"
 
