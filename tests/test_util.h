@@ -2,6 +2,7 @@
 #ifndef WARPKIT_TEST_UTIL_H
 #define WARPKIT_TEST_UTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,20 @@ static inline void wk_expect(wk_tally *t, int ok, const char *what)
     if (!ok)
         printf("FAIL %s\n", what);
     wk_tally_add(t, ok);
+}
+
+/* Records one check described printf-style: prints "ok  " or "FAIL" and the
+ * description, counts it, and returns ok. */
+static inline int wk_checkf(wk_tally *t, int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s ", ok ? "ok  " : "FAIL");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    wk_tally_add(t, ok);
+    return ok;
 }
 
 /* Prints the closing line and returns the exit status. */

@@ -16,27 +16,13 @@
 #include <string.h>
 
 #include "generate.h"
+#include "test_util.h"
 #include "half.h"
 #include "reference.h"
 
 /* ---------------------------------------------------------- harness */
 
-static int n_passed, n_failed;
-
-static int check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s ", ok ? "ok  " : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (ok)
-        n_passed++;
-    else
-        n_failed++;
-    return ok;
-}
+static wk_tally tally;
 
 static uint32_t f32_bits(float f)
 {
@@ -95,13 +81,13 @@ static void test_half_encode_known(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         uint16_t got = wk_float_to_half(cases[k].in);
-        check(got == cases[k].out, "f16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
+        wk_checkf(&tally, got == cases[k].out, "f16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
               (double)cases[k].in, got, cases[k].out);
     }
     uint16_t nan = wk_float_to_half(NAN);
-    check(nan == 0x7fff, "f16 encode NaN gives CUDA's canonical 0x7fff: 0x%04x", nan);
+    wk_checkf(&tally, nan == 0x7fff, "f16 encode NaN gives CUDA's canonical 0x7fff: 0x%04x", nan);
     uint16_t neg_nan = wk_float_to_half(f32_from_bits(0xffc00001u));
-    check(is_nan16(neg_nan, 0), "f16 encode of a negative NaN with payload stays NaN: 0x%04x", neg_nan);
+    wk_checkf(&tally, is_nan16(neg_nan, 0), "f16 encode of a negative NaN with payload stays NaN: 0x%04x", neg_nan);
 }
 
 static void test_bf16_encode_known(void)
@@ -124,28 +110,28 @@ static void test_bf16_encode_known(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         uint16_t got = wk_float_to_bf16(cases[k].in);
-        check(got == cases[k].out, "bf16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
+        wk_checkf(&tally, got == cases[k].out, "bf16 encode %s (%a): 0x%04x, want 0x%04x", cases[k].what,
               (double)cases[k].in, got, cases[k].out);
     }
     uint16_t nan = wk_float_to_bf16(f32_from_bits(0xff800001u));
-    check(nan == 0x7fff, "bf16 encode of a signalling negative NaN gives 0x7fff: 0x%04x", nan);
+    wk_checkf(&tally, nan == 0x7fff, "bf16 encode of a signalling negative NaN gives 0x7fff: 0x%04x", nan);
 }
 
 static void test_decode_known(void)
 {
-    check(wk_half_to_float(0x3c00) == 1.0f, "f16 decode 0x3c00 = 1");
-    check(wk_half_to_float(0x0001) == 0x1p-24f, "f16 decode 0x0001 = 2^-24");
-    check(wk_half_to_float(0x03ff) == 0x3ffp-24f, "f16 decode 0x03ff = 1023 * 2^-24");
-    check(wk_half_to_float(0x7bff) == 65504.0f, "f16 decode 0x7bff = 65504");
-    check(wk_half_to_float(0xfc00) == -INFINITY, "f16 decode 0xfc00 = -inf");
+    wk_checkf(&tally, wk_half_to_float(0x3c00) == 1.0f, "f16 decode 0x3c00 = 1");
+    wk_checkf(&tally, wk_half_to_float(0x0001) == 0x1p-24f, "f16 decode 0x0001 = 2^-24");
+    wk_checkf(&tally, wk_half_to_float(0x03ff) == 0x3ffp-24f, "f16 decode 0x03ff = 1023 * 2^-24");
+    wk_checkf(&tally, wk_half_to_float(0x7bff) == 65504.0f, "f16 decode 0x7bff = 65504");
+    wk_checkf(&tally, wk_half_to_float(0xfc00) == -INFINITY, "f16 decode 0xfc00 = -inf");
     float neg_zero = wk_half_to_float(0x8000);
-    check(neg_zero == 0.0f && signbit(neg_zero), "f16 decode 0x8000 = -0");
-    check(isnan(wk_half_to_float(0x7e00)) && isnan(wk_half_to_float(0xfc01)),
+    wk_checkf(&tally, neg_zero == 0.0f && signbit(neg_zero), "f16 decode 0x8000 = -0");
+    wk_checkf(&tally, isnan(wk_half_to_float(0x7e00)) && isnan(wk_half_to_float(0xfc01)),
           "f16 decode NaN patterns give NaN");
-    check(wk_bf16_to_float(0x3f80) == 1.0f, "bf16 decode 0x3f80 = 1");
-    check(wk_bf16_to_float(0x0001) == 0x1p-133f, "bf16 decode 0x0001 = 2^-133");
-    check(wk_bf16_to_float(0xff80) == -INFINITY, "bf16 decode 0xff80 = -inf");
-    check(isnan(wk_bf16_to_float(0x7fc1)), "bf16 decode NaN gives NaN");
+    wk_checkf(&tally, wk_bf16_to_float(0x3f80) == 1.0f, "bf16 decode 0x3f80 = 1");
+    wk_checkf(&tally, wk_bf16_to_float(0x0001) == 0x1p-133f, "bf16 decode 0x0001 = 2^-133");
+    wk_checkf(&tally, wk_bf16_to_float(0xff80) == -INFINITY, "bf16 decode 0xff80 = -inf");
+    wk_checkf(&tally, isnan(wk_bf16_to_float(0x7fc1)), "bf16 decode NaN gives NaN");
 }
 
 /* Every pattern decodes and re-encodes to itself, NaN to a NaN; a decoded
@@ -162,7 +148,7 @@ static void test_round_trip(int bf16)
         if (!ok && bad++ < 5)
             printf("     %s 0x%04x -> %a -> 0x%04x\n", name, (unsigned)h, (double)f, back);
     }
-    check(bad == 0, "%s round trip of all 65536 patterns: %u mismatches", name, bad);
+    wk_checkf(&tally, bad == 0, "%s round trip of all 65536 patterns: %u mismatches", name, bad);
 }
 
 /* For every pair of adjacent positive finite values, the float halfway
@@ -186,7 +172,7 @@ static void test_ties_exhaustive(int bf16)
             printf("     %s tie between 0x%04x and 0x%04x: mid -> 0x%04x\n", name, (unsigned)h,
                    (unsigned)(h + 1), enc(mid));
     }
-    check(bad == 0, "%s ties to even at all %u midpoints: %u mismatches", name, (unsigned)last, bad);
+    wk_checkf(&tally, bad == 0, "%s ties to even at all %u midpoints: %u mismatches", name, (unsigned)last, bad);
 }
 
 /* ------------------------------------------------------- load / store */
@@ -197,31 +183,31 @@ static void test_store_rounding(void)
     /* 1 + 2^-11 + 2^-40 is above the f16 tie at 1 + 2^-11; rounding through
      * float first would land exactly on the tie and go down to 1. */
     wk_ref_store(&h, 0, WK_F16, 1.0L + 0x1p-11L + 0x1p-40L);
-    check(h == 0x3c01, "f16 store rounds once (no double rounding): 0x%04x, want 0x3c01", h);
+    wk_checkf(&tally, h == 0x3c01, "f16 store rounds once (no double rounding): 0x%04x, want 0x3c01", h);
     wk_ref_store(&h, 0, WK_BF16, 1.0L + 0x1p-8L + 0x1p-40L);
-    check(h == 0x3f81, "bf16 store rounds once (no double rounding): 0x%04x, want 0x3f81", h);
+    wk_checkf(&tally, h == 0x3f81, "bf16 store rounds once (no double rounding): 0x%04x, want 0x3f81", h);
     wk_ref_store(&h, 0, WK_F16, -(1.0L + 0x1p-11L));
-    check(h == 0xbc00, "f16 store of an exact tie goes to even: 0x%04x, want 0xbc00", h);
+    wk_checkf(&tally, h == 0xbc00, "f16 store of an exact tie goes to even: 0x%04x, want 0xbc00", h);
     wk_ref_store(&h, 0, WK_F16, 70000.0L);
-    check(h == 0x7c00, "f16 store overflows to inf: 0x%04x", h);
+    wk_checkf(&tally, h == 0x7c00, "f16 store overflows to inf: 0x%04x", h);
 
     int32_t i32;
     wk_ref_store(&i32, 0, WK_I32, 0x1p32L + 5);
-    check(i32 == 5, "i32 store of 2^32 + 5 wraps to 5: %" PRId32, i32);
+    wk_checkf(&tally, i32 == 5, "i32 store of 2^32 + 5 wraps to 5: %" PRId32, i32);
     wk_ref_store(&i32, 0, WK_I32, -3.9L);
-    check(i32 == -3, "i32 store truncates -3.9 to -3: %" PRId32, i32);
+    wk_checkf(&tally, i32 == -3, "i32 store truncates -3.9 to -3: %" PRId32, i32);
     uint32_t u32;
     wk_ref_store(&u32, 0, WK_U32, -1.0L);
-    check(u32 == UINT32_MAX, "u32 store of -1 wraps to 0xffffffff: 0x%" PRIx32, u32);
+    wk_checkf(&tally, u32 == UINT32_MAX, "u32 store of -1 wraps to 0xffffffff: 0x%" PRIx32, u32);
     uint64_t u64;
     wk_ref_store(&u64, 0, WK_U64, 0x1p64L + 8); /* + 7 would not be exact */
-    check(u64 == 8, "u64 store of 2^64 + 8 wraps to 8: %" PRIu64, u64);
+    wk_checkf(&tally, u64 == 8, "u64 store of 2^64 + 8 wraps to 8: %" PRIu64, u64);
     wk_ref_store(&u64, 0, WK_U64, -7.0L);
-    check(u64 == UINT64_MAX - 6, "u64 store of -7 wraps to 2^64 - 7: %" PRIu64, u64);
+    wk_checkf(&tally, u64 == UINT64_MAX - 6, "u64 store of -7 wraps to 2^64 - 7: %" PRIu64, u64);
     int64_t i64;
     wk_ref_store(&i64, 0, WK_I64, -0x1p63L);
-    check(i64 == INT64_MIN, "i64 store of -2^63: %" PRId64, i64);
-    check(wk_ref_load(&i64, 0, WK_I64) == -0x1p63L, "i64 load of INT64_MIN is exact");
+    wk_checkf(&tally, i64 == INT64_MIN, "i64 store of -2^63: %" PRId64, i64);
+    wk_checkf(&tally, wk_ref_load(&i64, 0, WK_I64) == -0x1p63L, "i64 load of INT64_MIN is exact");
 }
 
 /* ---------------------------------------------------------- identities */
@@ -269,7 +255,7 @@ static void test_identities(void)
             wk_status st = wk_ref_reduce(NULL, 0, dtype, op, &r);
             int bitwise = op == WK_AND || op == WK_OR || op == WK_XOR;
             if (bitwise && d >= WK_F32) {
-                check(st == WK_ERROR_UNSUPPORTED, "%s %s n=0: unsupported (status %d)",
+                wk_checkf(&tally, st == WK_ERROR_UNSUPPORTED, "%s %s n=0: unsupported (status %d)",
                       wk_dtype_name(dtype), wk_op_name(op), (int)st);
                 continue;
             }
@@ -280,7 +266,7 @@ static void test_identities(void)
             int ok = st == WK_SUCCESS && got == want && value_bits(&id.value, dtype) == want;
             if (arg)
                 ok = ok && r.index == -1 && id.index == -1;
-            check(ok, "%s %s n=0 identity: 0x%" PRIx64 "%s (want 0x%" PRIx64 ")",
+            wk_checkf(&tally, ok, "%s %s n=0 identity: 0x%" PRIx64 "%s (want 0x%" PRIx64 ")",
                   wk_dtype_name(dtype), wk_op_name(op), got, arg ? (r.index == -1 ? "@-1" : "@?") : "",
                   want);
         }
@@ -305,21 +291,21 @@ static void test_int_sum_wrap(void)
     uint64_t ru64;
 
     wk_ref_reduce(a, 2, WK_I32, WK_SUM, &r32);
-    check(r32 == INT32_MIN, "i32 sum INT32_MAX + 1 wraps to INT32_MIN: %" PRId32, r32);
+    wk_checkf(&tally, r32 == INT32_MIN, "i32 sum INT32_MAX + 1 wraps to INT32_MIN: %" PRId32, r32);
     wk_ref_reduce(b, 3, WK_I32, WK_SUM, &r32);
-    check(r32 == 1705032704, "i32 sum 3 * 2e9 = 6e9 - 2^32 = 1705032704: %" PRId32, r32);
+    wk_checkf(&tally, r32 == 1705032704, "i32 sum 3 * 2e9 = 6e9 - 2^32 = 1705032704: %" PRId32, r32);
     wk_ref_reduce(c, 2, WK_U32, WK_SUM, &ru32);
-    check(ru32 == 1, "u32 sum UINT32_MAX + 2 wraps to 1: %" PRIu32, ru32);
+    wk_checkf(&tally, ru32 == 1, "u32 sum UINT32_MAX + 2 wraps to 1: %" PRIu32, ru32);
     wk_ref_reduce(d, 2, WK_U32, WK_SUM, &ru32);
-    check(ru32 == 3705032704u, "u32 sum 8e9 - 2^32 = 3705032704: %" PRIu32, ru32);
+    wk_checkf(&tally, ru32 == 3705032704u, "u32 sum 8e9 - 2^32 = 3705032704: %" PRIu32, ru32);
     wk_ref_reduce(e, 3, WK_I64, WK_SUM, &r64);
-    check(r64 == 1, "i64 sum 2 * INT64_MAX + 3 = 2^64 + 1 wraps to 1: %" PRId64, r64);
+    wk_checkf(&tally, r64 == 1, "i64 sum 2 * INT64_MAX + 3 = 2^64 + 1 wraps to 1: %" PRId64, r64);
     wk_ref_reduce(f, 2, WK_I64, WK_SUM, &r64);
-    check(r64 == 0, "i64 sum 2 * INT64_MIN wraps to 0: %" PRId64, r64);
+    wk_checkf(&tally, r64 == 0, "i64 sum 2 * INT64_MIN wraps to 0: %" PRId64, r64);
     wk_ref_reduce(g, 2, WK_U64, WK_SUM, &ru64);
-    check(ru64 == UINT64_MAX - 1, "u64 sum 2 * UINT64_MAX wraps to UINT64_MAX - 1: %" PRIu64, ru64);
+    wk_checkf(&tally, ru64 == UINT64_MAX - 1, "u64 sum 2 * UINT64_MAX wraps to UINT64_MAX - 1: %" PRIu64, ru64);
     wk_ref_reduce(h, 3, WK_U64, WK_SUM, &ru64);
-    check(ru64 == 5, "u64 sum 2^63 + 2^63 + 5 wraps to 5: %" PRIu64, ru64);
+    wk_checkf(&tally, ru64 == 5, "u64 sum 2^63 + 2^63 + 5 wraps to 5: %" PRIu64, ru64);
 
     /* 100000 * (2^31 - 1) = 50000 * 2^32 - 100000, i.e. -100000 mod 2^32. */
     size_t n = 100000;
@@ -327,7 +313,7 @@ static void test_int_sum_wrap(void)
     for (size_t i = 0; i < n; i++)
         big[i] = INT32_MAX;
     wk_ref_reduce(big, n, WK_I32, WK_SUM, &r32);
-    check(r32 == -100000, "i32 sum of 100000 * INT32_MAX wraps to -100000: %" PRId32, r32);
+    wk_checkf(&tally, r32 == -100000, "i32 sum of 100000 * INT32_MAX wraps to -100000: %" PRId32, r32);
     free(big);
 }
 
@@ -340,14 +326,14 @@ static void test_result_size(void)
     wk_ref_reduce(in, 2, WK_I32, WK_XOR, out);
     int32_t v;
     memcpy(&v, out, 4);
-    check(v == -2 && out[4] == 0x5a && out[7] == 0x5a,
+    wk_checkf(&tally, v == -2 && out[4] == 0x5a && out[7] == 0x5a,
           "i32 xor writes 4 bytes: %" PRId32 ", bytes after it untouched", v);
     uint16_t hin[] = {0x3c00, 0x4000};
     memset(out, 0x5a, sizeof out);
     wk_ref_reduce(hin, 2, WK_F16, WK_SUM, out);
     uint16_t hv;
     memcpy(&hv, out, 2);
-    check(hv == 0x4200 && out[2] == 0x5a, "f16 sum 1 + 2 = 3 (0x4200) writes 2 bytes: 0x%04x", hv);
+    wk_checkf(&tally, hv == 0x4200 && out[2] == 0x5a, "f16 sum 1 + 2 = 3 (0x4200) writes 2 bytes: 0x%04x", hv);
 }
 
 static void test_nan(void)
@@ -356,33 +342,33 @@ static void test_nan(void)
     float v;
     wk_arg_result r;
     wk_ref_reduce(in, 5, WK_F32, WK_MIN, &v);
-    check(f32_bits(v) == 0x7fc00001u, "f32 min with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
+    wk_checkf(&tally, f32_bits(v) == 0x7fc00001u, "f32 min with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
     wk_ref_reduce(in, 5, WK_F32, WK_MAX, &v);
-    check(f32_bits(v) == 0x7fc00001u, "f32 max with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
+    wk_checkf(&tally, f32_bits(v) == 0x7fc00001u, "f32 max with NaNs is the first NaN: 0x%08" PRIx32, f32_bits(v));
     wk_ref_reduce(in, 5, WK_F32, WK_ARGMIN, &r);
-    check(isnan(r.value.f32) && r.index == 1, "f32 argmin with NaNs: first NaN @%" PRId64, r.index);
+    wk_checkf(&tally, isnan(r.value.f32) && r.index == 1, "f32 argmin with NaNs: first NaN @%" PRId64, r.index);
     wk_ref_reduce(in, 5, WK_F32, WK_ARGMAX, &r);
-    check(isnan(r.value.f32) && r.index == 1, "f32 argmax with NaNs: first NaN @%" PRId64, r.index);
+    wk_checkf(&tally, isnan(r.value.f32) && r.index == 1, "f32 argmax with NaNs: first NaN @%" PRId64, r.index);
     wk_ref_reduce(in, 5, WK_F32, WK_SUM, &v);
-    check(isnan(v), "f32 sum with NaN is NaN");
+    wk_checkf(&tally, isnan(v), "f32 sum with NaN is NaN");
 
     double dn[] = {NAN, -INFINITY, 3.0};
     wk_ref_reduce(dn, 3, WK_F64, WK_ARGMIN, &r);
-    check(isnan(r.value.f64) && r.index == 0, "f64 argmin NaN at index 0 beats -inf: @%" PRId64, r.index);
+    wk_checkf(&tally, isnan(r.value.f64) && r.index == 0, "f64 argmin NaN at index 0 beats -inf: @%" PRId64, r.index);
     uint16_t hn[] = {0x3c00, 0xfc00, 0x7e00, 0x7c00};
     wk_ref_reduce(hn, 4, WK_F16, WK_ARGMAX, &r);
-    check(r.value.f16 == 0x7e00 && r.index == 2, "f16 argmax with NaN after inf: 0x%04x@%" PRId64,
+    wk_checkf(&tally, r.value.f16 == 0x7e00 && r.index == 2, "f16 argmax with NaN after inf: 0x%04x@%" PRId64,
           r.value.f16, r.index);
     uint16_t bn[] = {0x3f80, 0x3f80, 0xffc1};
     wk_ref_reduce(bn, 3, WK_BF16, WK_ARGMIN, &r);
-    check(r.value.bf16 == 0xffc1 && r.index == 2, "bf16 argmin NaN last: 0x%04x@%" PRId64,
+    wk_checkf(&tally, r.value.bf16 == 0xffc1 && r.index == 2, "bf16 argmin NaN last: 0x%04x@%" PRId64,
           r.value.bf16, r.index);
 
     float inf_pair[] = {INFINITY, 1.0f, -INFINITY};
     wk_ref_reduce(inf_pair, 3, WK_F32, WK_SUM, &v);
-    check(isnan(v), "f32 sum +inf + -inf is NaN");
+    wk_checkf(&tally, isnan(v), "f32 sum +inf + -inf is NaN");
     wk_ref_reduce(inf_pair, 2, WK_F32, WK_SUM, &v);
-    check(v == INFINITY, "f32 sum +inf + 1 is +inf");
+    wk_checkf(&tally, v == INFINITY, "f32 sum +inf + 1 is +inf");
 }
 
 static void test_ties(void)
@@ -392,25 +378,25 @@ static void test_ties(void)
     float c[] = {2.0f, -1.0f, 4.0f, -1.0f, 4.0f};
     wk_arg_result r;
     wk_ref_reduce(a, 5, WK_I32, WK_ARGMIN, &r);
-    check(r.value.i32 == 1 && r.index == 1, "i32 argmin ties: %" PRId32 "@%" PRId64, r.value.i32, r.index);
+    wk_checkf(&tally, r.value.i32 == 1 && r.index == 1, "i32 argmin ties: %" PRId32 "@%" PRId64, r.value.i32, r.index);
     wk_ref_reduce(b, 5, WK_U64, WK_ARGMAX, &r);
-    check(r.value.u64 == 9 && r.index == 1, "u64 argmax ties: %" PRIu64 "@%" PRId64, r.value.u64, r.index);
+    wk_checkf(&tally, r.value.u64 == 9 && r.index == 1, "u64 argmax ties: %" PRIu64 "@%" PRId64, r.value.u64, r.index);
     wk_ref_reduce(c, 5, WK_F32, WK_ARGMIN, &r);
-    check(r.value.f32 == -1.0f && r.index == 1, "f32 argmin ties: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.f32 == -1.0f && r.index == 1, "f32 argmin ties: @%" PRId64, r.index);
     wk_ref_reduce(c, 5, WK_F32, WK_ARGMAX, &r);
-    check(r.value.f32 == 4.0f && r.index == 2, "f32 argmax ties: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.f32 == 4.0f && r.index == 2, "f32 argmax ties: @%" PRId64, r.index);
 
     int64_t s[] = {INT64_MIN, 0, INT64_MIN, INT64_MAX, INT64_MAX};
     wk_ref_reduce(s, 5, WK_I64, WK_ARGMAX, &r);
-    check(r.value.i64 == INT64_MAX && r.index == 3, "i64 argmax at INT64_MAX ties: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.i64 == INT64_MAX && r.index == 3, "i64 argmax at INT64_MAX ties: @%" PRId64, r.index);
     wk_ref_reduce(s, 5, WK_I64, WK_ARGMIN, &r);
-    check(r.value.i64 == INT64_MIN && r.index == 0, "i64 argmin at INT64_MIN ties: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.i64 == INT64_MIN && r.index == 0, "i64 argmin at INT64_MIN ties: @%" PRId64, r.index);
     uint32_t u[] = {7, 0x80000000u, 0xffffffffu, 0xffffffffu};
     wk_ref_reduce(u, 4, WK_U32, WK_ARGMAX, &r);
-    check(r.value.u32 == 0xffffffffu && r.index == 2, "u32 argmax is unsigned: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.u32 == 0xffffffffu && r.index == 2, "u32 argmax is unsigned: @%" PRId64, r.index);
     int32_t m[] = {7, -5, INT32_MIN, 0};
     wk_ref_reduce(m, 4, WK_I32, WK_ARGMIN, &r);
-    check(r.value.i32 == INT32_MIN && r.index == 2, "i32 argmin is signed: @%" PRId64, r.index);
+    wk_checkf(&tally, r.value.i32 == INT32_MIN && r.index == 2, "i32 argmin is signed: @%" PRId64, r.index);
 }
 
 /* The first index among equal extremes, found the slowest obvious way. */
@@ -432,7 +418,7 @@ static void test_ties_generated(uint64_t seed)
     wk_ref_reduce(x, n, WK_I32, WK_ARGMIN, &lo);
     wk_ref_reduce(x, n, WK_I32, WK_ARGMAX, &hi);
     int64_t want_lo = naive_arg(x, n, 0), want_hi = naive_arg(x, n, 1);
-    check(lo.index == want_lo && hi.index == want_hi,
+    wk_checkf(&tally, lo.index == want_lo && hi.index == want_hi,
           "i32 small-int data: argmin @%" PRId64 " (want %" PRId64 "), argmax @%" PRId64
           " (want %" PRId64 ")",
           lo.index, want_lo, hi.index, want_hi);
@@ -444,22 +430,22 @@ static void test_signed_zero(void)
     float pz_nz[] = {0.0f, -0.0f}, nz_pz[] = {-0.0f, 0.0f}, mixed[] = {1.0f, -0.0f, 0.0f};
     wk_arg_result r;
     wk_ref_reduce(pz_nz, 2, WK_F32, WK_ARGMIN, &r);
-    check(r.index == 0, "f32 argmin {+0, -0}: equal, so lowest index: @%" PRId64, r.index);
+    wk_checkf(&tally, r.index == 0, "f32 argmin {+0, -0}: equal, so lowest index: @%" PRId64, r.index);
     wk_ref_reduce(nz_pz, 2, WK_F32, WK_ARGMAX, &r);
-    check(r.index == 0, "f32 argmax {-0, +0}: equal, so lowest index: @%" PRId64, r.index);
+    wk_checkf(&tally, r.index == 0, "f32 argmax {-0, +0}: equal, so lowest index: @%" PRId64, r.index);
     wk_ref_reduce(mixed, 3, WK_F32, WK_ARGMIN, &r);
-    check(r.index == 1 && signbit(r.value.f32), "f32 argmin {1, -0, +0}: -0@1: @%" PRId64, r.index);
+    wk_checkf(&tally, r.index == 1 && signbit(r.value.f32), "f32 argmin {1, -0, +0}: -0@1: @%" PRId64, r.index);
     uint16_t h[] = {0x8000, 0x0000};
     wk_ref_reduce(h, 2, WK_F16, WK_ARGMAX, &r);
-    check(r.index == 0, "f16 argmax {-0, +0}: @%" PRId64, r.index);
+    wk_checkf(&tally, r.index == 0, "f16 argmax {-0, +0}: @%" PRId64, r.index);
 
     float first;
     wk_ref_reduce(nz_pz, 2, WK_F32, WK_MIN, &first);
-    check(first == 0.0f && signbit(first), "f32 min {-0, +0} gives the first, -0");
+    wk_checkf(&tally, first == 0.0f && signbit(first), "f32 min {-0, +0} gives the first, -0");
     float pz = 0.0f;
     char msg[256];
     int ok = wk_ref_check_reduce(nz_pz, 2, WK_F32, WK_MIN, 1, &pz, msg, sizeof msg);
-    check(ok, "check accepts +0 for a -0 min: %s", msg);
+    wk_checkf(&tally, ok, "check accepts +0 for a -0 min: %s", msg);
 }
 
 static void test_bitwise(void)
@@ -471,21 +457,21 @@ static void test_bitwise(void)
     uint64_t r64;
     int32_t ri;
     wk_ref_reduce(a, 3, WK_U32, WK_AND, &r32);
-    check(r32 == 0x00F00000u, "u32 and: 0x%08" PRIx32, r32);
+    wk_checkf(&tally, r32 == 0x00F00000u, "u32 and: 0x%08" PRIx32, r32);
     wk_ref_reduce(a, 3, WK_U32, WK_OR, &r32);
-    check(r32 == 0xFFFFFFF0u, "u32 or: 0x%08" PRIx32, r32);
+    wk_checkf(&tally, r32 == 0xFFFFFFF0u, "u32 or: 0x%08" PRIx32, r32);
     wk_ref_reduce(a, 3, WK_I32, WK_XOR, &r32);
-    check(r32 == 0x00FFFF00u, "i32 xor: 0x%08" PRIx32, r32);
+    wk_checkf(&tally, r32 == 0x00FFFF00u, "i32 xor: 0x%08" PRIx32, r32);
     wk_ref_reduce(b, 3, WK_U64, WK_AND, &r64);
-    check(r64 == 0x00F0000000F00000u, "u64 and: 0x%016" PRIx64, r64);
+    wk_checkf(&tally, r64 == 0x00F0000000F00000u, "u64 and: 0x%016" PRIx64, r64);
     wk_ref_reduce(b, 3, WK_I64, WK_OR, &r64);
-    check(r64 == 0xFFFFFFF0FFFFFFF0u, "i64 or: 0x%016" PRIx64, r64);
+    wk_checkf(&tally, r64 == 0xFFFFFFF0FFFFFFF0u, "i64 or: 0x%016" PRIx64, r64);
     wk_ref_reduce(b, 3, WK_U64, WK_XOR, &r64);
-    check(r64 == 0x00FFFF0000FFFF00u, "u64 xor: 0x%016" PRIx64, r64);
+    wk_checkf(&tally, r64 == 0x00FFFF0000FFFF00u, "u64 xor: 0x%016" PRIx64, r64);
     wk_ref_reduce(neg, 3, WK_I32, WK_AND, &ri);
-    check(ri == -4, "i32 and of -1, -2, -4: %" PRId32, ri);
+    wk_checkf(&tally, ri == -4, "i32 and of -1, -2, -4: %" PRId32, ri);
     wk_ref_reduce(neg, 3, WK_I32, WK_XOR, &ri);
-    check(ri == (-1 ^ -2 ^ -4), "i32 xor of negatives: %" PRId32, ri);
+    wk_checkf(&tally, ri == (-1 ^ -2 ^ -4), "i32 xor of negatives: %" PRId32, ri);
 }
 
 static void test_status(void)
@@ -494,21 +480,21 @@ static void test_status(void)
     unsigned char out[16];
     for (int d = WK_F32; d <= WK_BF16; d++)
         for (int o = WK_AND; o <= WK_XOR; o++)
-            check(wk_ref_reduce(x, 2, (wk_dtype)d, (wk_op)o, out) == WK_ERROR_UNSUPPORTED,
+            wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)d, (wk_op)o, out) == WK_ERROR_UNSUPPORTED,
                   "%s %s: unsupported", wk_dtype_name((wk_dtype)d), wk_op_name((wk_op)o));
-    check(wk_ref_reduce(x, 2, (wk_dtype)8, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype 8: invalid dtype");
-    check(wk_ref_reduce(x, 2, (wk_dtype)-1, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype -1: invalid dtype");
-    check(wk_ref_reduce(x, 2, WK_F32, (wk_op)8, out) == WK_ERROR_INVALID_OP, "op 8: invalid op");
-    check(wk_ref_reduce(x, 2, WK_F32, (wk_op)-1, out) == WK_ERROR_INVALID_OP, "op -1: invalid op");
-    check(wk_ref_reduce(x, 2, (wk_dtype)99, (wk_op)99, out) == WK_ERROR_INVALID_DTYPE,
+    wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)8, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype 8: invalid dtype");
+    wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)-1, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype -1: invalid dtype");
+    wk_checkf(&tally, wk_ref_reduce(x, 2, WK_F32, (wk_op)8, out) == WK_ERROR_INVALID_OP, "op 8: invalid op");
+    wk_checkf(&tally, wk_ref_reduce(x, 2, WK_F32, (wk_op)-1, out) == WK_ERROR_INVALID_OP, "op -1: invalid op");
+    wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)99, (wk_op)99, out) == WK_ERROR_INVALID_DTYPE,
           "bad dtype and bad op: dtype reported first");
-    check(wk_ref_reduce(NULL, 2, WK_F32, WK_SUM, out) == WK_ERROR_INVALID_ARGUMENT,
+    wk_checkf(&tally, wk_ref_reduce(NULL, 2, WK_F32, WK_SUM, out) == WK_ERROR_INVALID_ARGUMENT,
           "NULL input with n > 0: invalid argument");
-    check(wk_ref_reduce(x, 2, WK_F32, WK_SUM, NULL) == WK_ERROR_INVALID_ARGUMENT,
+    wk_checkf(&tally, wk_ref_reduce(x, 2, WK_F32, WK_SUM, NULL) == WK_ERROR_INVALID_ARGUMENT,
           "NULL output: invalid argument");
     memset(out, 0x77, sizeof out);
     wk_ref_reduce(x, 2, WK_F32, WK_AND, out);
-    check(out[0] == 0x77 && out[3] == 0x77, "a refused call leaves the output alone");
+    wk_checkf(&tally, out[0] == 0x77 && out[3] == 0x77, "a refused call leaves the output alone");
 }
 
 /* ------------------------------------------------------------- checker */
@@ -563,19 +549,19 @@ static void test_check_float_sum(wk_dtype dtype, uint64_t seed)
     wk_ref_reduce(x, n, dtype, WK_SUM, &ref);
 
     int ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &ref, msg, sizeof msg);
-    check(ok && strchr(msg, '\n') == NULL, "%s sum: check accepts the reference: %s", name, msg);
+    wk_checkf(&tally, ok && strchr(msg, '\n') == NULL, "%s sum: check accepts the reference: %s", name, msg);
     /* f16 and bf16 have ulps about as wide as their tolerance, so only the
      * wider dtypes have room for a value strictly inside it. */
     if (dtype == WK_F32 || dtype == WK_F64) {
         wk_ref_store(&bad, 0, dtype, exact + 0.5L * tol);
         ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg);
-        check(ok, "%s sum: check accepts a result 0.5x the tolerance off: %s", name, msg);
+        wk_checkf(&tally, ok, "%s sum: check accepts a result 0.5x the tolerance off: %s", name, msg);
     }
     store_beyond(&bad, dtype, exact, exact + 2.0L * tol);
-    check(!wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
           "%s sum: check rejects +2x the tolerance (tol %.3g): %s", name, tol, msg);
     store_beyond(&bad, dtype, exact, exact - 2.0L * tol);
-    check(!wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(x, n, dtype, WK_SUM, depth, &bad, msg, sizeof msg),
           "%s sum: check rejects -2x the tolerance: %s", name, msg);
     free(x);
 }
@@ -586,54 +572,54 @@ static void test_check_specials(void)
     float with_nan[] = {1.0f, NAN}, with_inf[] = {1.0f, INFINITY};
     float zero = 0.0f, inf = INFINITY, ninf = -INFINITY, big = FLT_MAX;
     float other_nan = f32_from_bits(0xffc00123u);
-    check(!wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &zero, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &zero, msg, sizeof msg),
           "NaN sum needs NaN, rejects 0: %s", msg);
-    check(wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &other_nan, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &other_nan, msg, sizeof msg),
           "NaN sum accepts any NaN: %s", msg);
-    check(wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &inf, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &inf, msg, sizeof msg),
           "+inf sum accepts +inf: %s", msg);
-    check(!wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &ninf, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &ninf, msg, sizeof msg),
           "+inf sum rejects -inf: %s", msg);
-    check(!wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &big, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &big, msg, sizeof msg),
           "+inf sum rejects FLT_MAX: %s", msg);
 
     uint16_t over[] = {0x7b53, 0x7b53}; /* 60000 each: 120000 overflows f16 */
     uint16_t h_inf = 0x7c00, h_max = 0x7bff, h_ninf = 0xfc00;
-    check(wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_inf, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_inf, msg, sizeof msg),
           "f16 sum overflowing to inf accepts inf: %s", msg);
-    check(!wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_max, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_max, msg, sizeof msg),
           "f16 sum overflowing to inf rejects 65504: %s", msg);
-    check(!wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_ninf, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_ninf, msg, sizeof msg),
           "f16 sum overflowing to inf rejects -inf: %s", msg);
 
     /* 65504 + 15.5 = 65519.5 rounds to 65504 in f16, but a float accumulator
      * off by depth * 2^-24 * 65519.5 (0.78 at depth 200) may reach the
      * overflow threshold 65520, so inf is acceptable there and not at 0. */
     uint16_t near[] = {0x7bff, 0x4bc0};
-    check(!wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 0, &h_inf, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 0, &h_inf, msg, sizeof msg),
           "f16 sum 65519.5 at depth 0 rejects inf: %s", msg);
-    check(wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_inf, msg, sizeof msg) &&
+    wk_checkf(&tally, wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_inf, msg, sizeof msg) &&
               wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_max, msg, sizeof msg),
           "f16 sum 65519.5 at depth 200 accepts inf and 65504: %s", msg);
     /* 65504 + 17 = 65521 overflows f16 although 65504 is within u_out * |ref|. */
     uint16_t just_over[] = {0x7bff, 0x4c40};
-    check(!wk_ref_check_reduce(just_over, 2, WK_F16, WK_SUM, 0, &h_max, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(just_over, 2, WK_F16, WK_SUM, 0, &h_max, msg, sizeof msg),
           "f16 sum 65521 at depth 0 needs inf, rejects 65504: %s", msg);
 
     /* sum|x| = 3 * DBL_MAX exceeds double; an infinite tolerance would let
      * anything pass. */
     double huge[] = {DBL_MAX, DBL_MAX, -DBL_MAX};
     double d_max = DBL_MAX, d_zero = 0.0;
-    check(wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_max, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_max, msg, sizeof msg),
           "f64 sum near DBL_MAX accepts DBL_MAX: %s", msg);
-    check(!wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_zero, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_zero, msg, sizeof msg),
           "f64 sum near DBL_MAX rejects 0 (finite tolerance): %s", msg);
 
     float nan_min[] = {3.0f, NAN, 1.0f};
-    check(wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &other_nan, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &other_nan, msg, sizeof msg),
           "min with NaN accepts a NaN: %s", msg);
     float one = 1.0f;
-    check(!wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &one, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &one, msg, sizeof msg),
           "min with NaN rejects the non-NaN minimum: %s", msg);
 }
 
@@ -645,24 +631,24 @@ static void test_check_exact(uint64_t seed)
     wk_generate(x, n, WK_F64, WK_GEN_UNIFORM, seed);
     wk_arg_result r;
     wk_ref_reduce(x, n, WK_F64, WK_ARGMAX, &r);
-    check(wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &r, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &r, msg, sizeof msg),
           "argmax: check accepts the reference: %s", msg);
     wk_arg_result wrong = r;
     wrong.index = r.index + 1;
-    check(!wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
           "argmax: check rejects a wrong index: %s", msg);
     wrong = r;
     wrong.value.f64 = nextafter(r.value.f64, 0.0);
-    check(!wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
+    wk_checkf(&tally, !wk_ref_check_reduce(x, n, WK_F64, WK_ARGMAX, 1, &wrong, msg, sizeof msg),
           "argmax: check rejects a value one ulp off: %s", msg);
     free(x);
 
     uint32_t u[] = {1, 2, 3};
     uint32_t s = 6, s_off = 7;
-    check(wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1, &s, msg, sizeof msg), "u32 sum exact: %s", msg);
-    check(!wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1000000, &s_off, msg, sizeof msg),
+    wk_checkf(&tally, wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1, &s, msg, sizeof msg), "u32 sum exact: %s", msg);
+    wk_checkf(&tally, !wk_ref_check_reduce(u, 3, WK_U32, WK_SUM, 1000000, &s_off, msg, sizeof msg),
           "u32 sum off by one rejected whatever the depth: %s", msg);
-    check(!wk_ref_check_reduce(u, 3, WK_F32, WK_AND, 1, &s, msg, sizeof msg) && msg[0] != '\0',
+    wk_checkf(&tally, !wk_ref_check_reduce(u, 3, WK_F32, WK_AND, 1, &s, msg, sizeof msg) && msg[0] != '\0',
           "check of an unsupported op fails with a message: %s", msg);
 }
 
@@ -671,16 +657,16 @@ static void test_format(void)
     char buf[64];
     int32_t i = -5;
     wk_ref_format(WK_I32, WK_SUM, &i, buf, sizeof buf);
-    check(strcmp(buf, "-5") == 0, "format i32 -5: \"%s\"", buf);
+    wk_checkf(&tally, strcmp(buf, "-5") == 0, "format i32 -5: \"%s\"", buf);
     wk_arg_result r;
     memset(&r, 0, sizeof r);
     r.value.f32 = 1.5f;
     r.index = 3;
     wk_ref_format(WK_F32, WK_ARGMAX, &r, buf, sizeof buf);
-    check(strcmp(buf, "1.5@3") == 0, "format f32 argmax: \"%s\"", buf);
+    wk_checkf(&tally, strcmp(buf, "1.5@3") == 0, "format f32 argmax: \"%s\"", buf);
     uint16_t h = 0x3c00;
     wk_ref_format(WK_F16, WK_MIN, &h, buf, sizeof buf);
-    check(strcmp(buf, "1 (0x3c00)") == 0, "format f16: \"%s\"", buf);
+    wk_checkf(&tally, strcmp(buf, "1 (0x3c00)") == 0, "format f16: \"%s\"", buf);
 }
 
 /* ------------------------------------------- kernels vs naive loops */
@@ -704,12 +690,12 @@ static void test_sum_vs_naive(wk_dtype dtype, uint64_t seed)
     long double unit = dtype == WK_F64 ? 0x1p-53L : dtype == WK_F32 ? 0x1p-24L : 0x1p-8L;
     long double bound = unit * fabsl(naive) + (long double)n * 0x1p-63L * abs_sum;
     int close = dtype == WK_F16 ? got == expect : fabsl(got - naive) <= bound;
-    check(close,
+    wk_checkf(&tally, close,
           "%s sum of %zu elements vs a naive loop: %.17Lg vs %.17Lg (bound %.3Lg)",
           wk_dtype_name(dtype), n, got, naive, bound);
     /* depth 1: the output rounding plus one float (double) rounding. */
     int ok = wk_ref_check_reduce(x, n, dtype, WK_SUM, 1, &want, msg, sizeof msg);
-    check(ok, "%s check of the naive loop's sum at depth 1: %s", wk_dtype_name(dtype), msg);
+    wk_checkf(&tally, ok, "%s check of the naive loop's sum at depth 1: %s", wk_dtype_name(dtype), msg);
     free(x);
 }
 
@@ -730,7 +716,7 @@ static void test_int_vs_naive(uint64_t seed)
     wk_ref_reduce(x, n, WK_I64, WK_SUM, &r_sum);
     wk_ref_reduce(x, n, WK_I64, WK_MIN, &r_min);
     wk_ref_reduce(x, n, WK_U64, WK_XOR, &r_xor);
-    check((uint64_t)r_sum == sum && r_min == mn && r_xor == xr,
+    wk_checkf(&tally, (uint64_t)r_sum == sum && r_min == mn && r_xor == xr,
           "i64 sum / min / xor of %zu random elements match naive loops", n);
     free(x);
 }
@@ -762,10 +748,10 @@ static void test_generator_reproducible(uint64_t seed)
             prefix += memcmp(a, b, 10 * wk_dtype_size((wk_dtype)d)) == 0;
         }
     }
-    check(same == combos, "generator: same seed, same data (%u of %u dtype/patterns)", same, combos);
-    check(differs == combos, "generator: other seeds give other data (%u of %u)", differs, combos);
-    check(prefix == combos, "generator: element i depends only on (seed, i) (%u of %u)", prefix, combos);
-    check(wk_rand64(seed, 5) == wk_rand64(seed, 5) && wk_rand64(seed, 5) != wk_rand64(seed, 6) &&
+    wk_checkf(&tally, same == combos, "generator: same seed, same data (%u of %u dtype/patterns)", same, combos);
+    wk_checkf(&tally, differs == combos, "generator: other seeds give other data (%u of %u)", differs, combos);
+    wk_checkf(&tally, prefix == combos, "generator: element i depends only on (seed, i) (%u of %u)", prefix, combos);
+    wk_checkf(&tally, wk_rand64(seed, 5) == wk_rand64(seed, 5) && wk_rand64(seed, 5) != wk_rand64(seed, 6) &&
               wk_rand64(seed, 5) != wk_rand64(seed ^ 1, 5),
           "wk_rand64 is a function of (seed, i)");
     free(a);
@@ -804,7 +790,7 @@ static void test_generator_ranges(uint64_t seed)
         wk_generate(x, n, dtype, WK_GEN_CONSTANT, seed);
         long double first = wk_ref_load(x, 0, dtype);
         ok = ok && in_range(x, n, dtype, first, first, 0);
-        check(ok, "generator: %s patterns stay in their documented ranges", wk_dtype_name(dtype));
+        wk_checkf(&tally, ok, "generator: %s patterns stay in their documented ranges", wk_dtype_name(dtype));
     }
     free(x);
 }
@@ -817,7 +803,7 @@ static void test_seed_env(void)
     uint64_t a = wk_seed_from_time();
     setenv("WK_SEED", "0xfeedbeef", 1);
     uint64_t b = wk_seed_from_time();
-    check(a == 12345 && b == 0xfeedbeef, "WK_SEED overrides the clock (decimal and hex)");
+    wk_checkf(&tally, a == 12345 && b == 0xfeedbeef, "WK_SEED overrides the clock (decimal and hex)");
     if (keep)
         setenv("WK_SEED", keep, 1);
     else
@@ -863,6 +849,6 @@ int main(void)
     test_generator_ranges(seed);
     test_seed_env();
 
-    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, n_passed, n_failed);
-    return n_failed == 0 ? 0 : 1;
+    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, tally.passed, tally.failed);
+    return tally.failed == 0 ? 0 : 1;
 }

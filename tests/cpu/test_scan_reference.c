@@ -15,27 +15,13 @@
 #include <string.h>
 
 #include "generate.h"
+#include "test_util.h"
 #include "half.h"
 #include "reference.h"
 #include "scan/plan.h"
 #include "scan_reference.h"
 
-static int n_passed, n_failed;
-
-static int check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s ", ok ? "ok  " : "FAIL");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (ok)
-        n_passed++;
-    else
-        n_failed++;
-    return ok;
-}
+static wk_tally tally;
 
 static wk_ref_scan_spec spec_of(wk_dtype d, wk_op op, int exclusive)
 {
@@ -78,14 +64,14 @@ static void expect_scan(const char *what, wk_ref_scan_spec spec, const void *in,
         wk_ref_format(spec.dtype, WK_SUM, out + first_bad * size, got_txt, sizeof got_txt);
         wk_ref_format(spec.dtype, WK_SUM, (const char *)want + first_bad * size, want_txt, sizeof want_txt);
     }
-    check(st == WK_SUCCESS && first_bad == n, "%s %s %s %s: %s%s%s%s%s", wk_dtype_name(spec.dtype),
+    wk_checkf(&tally, st == WK_SUCCESS && first_bad == n, "%s %s %s %s: %s%s%s%s%s", wk_dtype_name(spec.dtype),
           wk_op_name(spec.op), kind(&spec), what, st == WK_SUCCESS ? "" : wk_status_string(st),
           first_bad < n ? "output " : "matches", first_bad < n ? got_txt : "", first_bad < n ? " want " : "",
           want_txt);
 
     char msg[1024];
     size_t mismatches = wk_ref_check_scan(in, want, n, &spec, NULL, msg, sizeof msg);
-    check(mismatches == 0, "%s %s %s %s: the checker accepts the right output: %s", wk_dtype_name(spec.dtype),
+    wk_checkf(&tally, mismatches == 0, "%s %s %s %s: the checker accepts the right output: %s", wk_dtype_name(spec.dtype),
           wk_op_name(spec.op), kind(&spec), what, msg);
     if (n == 0 || isnan(wk_ref_load(want, n - 1, spec.dtype)))
         return;
@@ -94,7 +80,7 @@ static void expect_scan(const char *what, wk_ref_scan_spec spec, const void *in,
     memcpy(bad, want, n * size);
     bad[(n - 1) * size + (size == 2 ? 1 : size - 2)] ^= 0x01;
     mismatches = wk_ref_check_scan(in, bad, n, &spec, NULL, msg, sizeof msg);
-    check(mismatches == 1, "%s %s %s %s: the checker catches a change in the last output: %s",
+    wk_checkf(&tally, mismatches == 1, "%s %s %s %s: the checker catches a change in the last output: %s",
           wk_dtype_name(spec.dtype), wk_op_name(spec.op), kind(&spec), what, msg);
 }
 
@@ -307,26 +293,26 @@ static void test_status(void)
 {
     float x[2] = {1, 2}, y[2] = {7, 7};
     wk_ref_scan_spec s = spec_of(WK_F32, WK_ARGMIN, 0);
-    check(wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED && y[0] == 7, "argmin is unsupported, writes nothing");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED && y[0] == 7, "argmin is unsupported, writes nothing");
     s.op = WK_ARGMAX;
-    check(wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED, "argmax is unsupported");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED, "argmax is unsupported");
     s.op = WK_XOR;
-    check(wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED, "xor on f32 is unsupported");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, &s) == WK_ERROR_UNSUPPORTED, "xor on f32 is unsupported");
     s.dtype = (wk_dtype)99;
-    check(wk_ref_scan(x, y, 2, &s) == WK_ERROR_INVALID_DTYPE, "dtype 99 is invalid");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, &s) == WK_ERROR_INVALID_DTYPE, "dtype 99 is invalid");
     s = spec_of(WK_F32, (wk_op)99, 0);
-    check(wk_ref_scan(x, y, 2, &s) == WK_ERROR_INVALID_OP, "op 99 is invalid");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, &s) == WK_ERROR_INVALID_OP, "op 99 is invalid");
     s = spec_of(WK_F32, WK_SUM, 1);
-    check(wk_ref_scan(NULL, y, 2, &s) == WK_ERROR_INVALID_ARGUMENT, "NULL input with n > 0");
-    check(wk_ref_scan(x, NULL, 2, &s) == WK_ERROR_INVALID_ARGUMENT, "NULL output with n > 0");
-    check(wk_ref_scan(x, y, 2, NULL) == WK_ERROR_INVALID_ARGUMENT, "NULL spec");
-    check(wk_ref_scan(NULL, NULL, 0, &s) == WK_SUCCESS, "n = 0 with NULL pointers succeeds");
-    check(wk_ref_scan(x, y, 0, &s) == WK_SUCCESS && y[0] == 7, "n = 0 writes nothing, not even init");
+    wk_checkf(&tally, wk_ref_scan(NULL, y, 2, &s) == WK_ERROR_INVALID_ARGUMENT, "NULL input with n > 0");
+    wk_checkf(&tally, wk_ref_scan(x, NULL, 2, &s) == WK_ERROR_INVALID_ARGUMENT, "NULL output with n > 0");
+    wk_checkf(&tally, wk_ref_scan(x, y, 2, NULL) == WK_ERROR_INVALID_ARGUMENT, "NULL spec");
+    wk_checkf(&tally, wk_ref_scan(NULL, NULL, 0, &s) == WK_SUCCESS, "n = 0 with NULL pointers succeeds");
+    wk_checkf(&tally, wk_ref_scan(x, y, 0, &s) == WK_SUCCESS && y[0] == 7, "n = 0 writes nothing, not even init");
     char msg[256];
-    check(wk_ref_check_scan(x, y, 2, NULL, NULL, msg, sizeof msg) == WK_REF_SCAN_INVALID,
+    wk_checkf(&tally, wk_ref_check_scan(x, y, 2, NULL, NULL, msg, sizeof msg) == WK_REF_SCAN_INVALID,
           "the checker refuses a NULL spec: %s", msg);
     s.op = WK_ARGMAX;
-    check(wk_ref_check_scan(x, y, 2, &s, NULL, msg, sizeof msg) == WK_REF_SCAN_INVALID,
+    wk_checkf(&tally, wk_ref_check_scan(x, y, 2, &s, NULL, msg, sizeof msg) == WK_REF_SCAN_INVALID,
           "the checker refuses argmax: %s", msg);
 
     /* In place: h_out == h_in. */
@@ -334,12 +320,12 @@ static void test_status(void)
     s = spec_of(WK_I32, WK_SUM, 1);
     s.init.i32 = 100;
     wk_ref_scan(v, v, 4, &s);
-    check(v[0] == 100 && v[1] == 101 && v[2] == 103 && v[3] == 106, "exclusive in place: %d %d %d %d", v[0], v[1],
+    wk_checkf(&tally, v[0] == 100 && v[1] == 101 && v[2] == 103 && v[3] == 106, "exclusive in place: %d %d %d %d", v[0], v[1],
           v[2], v[3]);
     float f[] = {1, 2, 3};
     s = spec_of(WK_F32, WK_SUM, 0);
     wk_ref_scan(f, f, 3, &s);
-    check(f[0] == 1 && f[1] == 3 && f[2] == 6, "inclusive in place");
+    wk_checkf(&tally, f[0] == 1 && f[1] == 3 && f[2] == 6, "inclusive in place");
 }
 
 /* ------------------------------------------------------------ the rule */
@@ -354,54 +340,54 @@ static int exact_f32(const float *x, size_t n, int exclusive, float init)
 static void test_exact_rule(void)
 {
     const float small[] = {1, -2, 3, 8, -8};
-    check(exact_f32(small, 5, 0, 0) == 1, "small integers are exact");
+    wk_checkf(&tally, exact_f32(small, 5, 0, 0) == 1, "small integers are exact");
     const float half[] = {1, 0.5f};
-    check(exact_f32(half, 2, 0, 0) == 0, "a fraction is not");
+    wk_checkf(&tally, exact_f32(half, 2, 0, 0) == 0, "a fraction is not");
     const float top[] = {0x1p24f};
-    check(exact_f32(top, 1, 0, 0) == 1, "a spread of exactly 2^24 is");
+    wk_checkf(&tally, exact_f32(top, 1, 0, 0) == 1, "a spread of exactly 2^24 is");
     const float over[] = {0x1p24f, 1};
-    check(exact_f32(over, 2, 0, 0) == 0, "a spread of 2^24 + 1 is not");
+    wk_checkf(&tally, exact_f32(over, 2, 0, 0) == 0, "a spread of 2^24 + 1 is not");
     /* The prefixes never leave [-2^23, 2^23], yet the range sum of the
      * second element alone is -2^24: still exact; one more step is not. */
     const float swing[] = {0x1p23f, -0x1p24f, 1};
-    check(exact_f32(swing, 2, 0, 0) == 1, "prefixes 2^23 and -2^23 (spread 2^24) are exact");
-    check(exact_f32(swing, 3, 0, 0) == 1, "coming back inside the spread stays exact");
+    wk_checkf(&tally, exact_f32(swing, 2, 0, 0) == 1, "prefixes 2^23 and -2^23 (spread 2^24) are exact");
+    wk_checkf(&tally, exact_f32(swing, 3, 0, 0) == 1, "coming back inside the spread stays exact");
     const float swing2[] = {0x1p23f, -0x1p24f, -1};
-    check(exact_f32(swing2, 3, 0, 0) == 0, "a spread of 2^24 + 1 in the middle is not");
+    wk_checkf(&tally, exact_f32(swing2, 3, 0, 0) == 0, "a spread of 2^24 + 1 in the middle is not");
     const float neg[] = {-3, -4};
-    check(exact_f32(neg, 2, 0, 0) == 1, "the empty prefix counts: -3, -7 from 0 spread 7");
+    wk_checkf(&tally, exact_f32(neg, 2, 0, 0) == 1, "the empty prefix counts: -3, -7 from 0 spread 7");
     const float one[] = {1};
-    check(exact_f32(one, 1, 1, 0x1p24f - 1) == 1, "init 2^24 - 1 plus a spread of 1 is exact");
-    check(exact_f32(one, 1, 1, 0x1p24f) == 0, "init 2^24 plus a spread of 1 is not");
-    check(exact_f32(one, 1, 1, -0x1p24f) == 0, "nor init -2^24");
-    check(exact_f32(one, 1, 1, 0.5f) == 0, "a fractional init is not");
-    check(exact_f32(one, 1, 0, 0.5f) == 1, "an inclusive scan ignores the init");
+    wk_checkf(&tally, exact_f32(one, 1, 1, 0x1p24f - 1) == 1, "init 2^24 - 1 plus a spread of 1 is exact");
+    wk_checkf(&tally, exact_f32(one, 1, 1, 0x1p24f) == 0, "init 2^24 plus a spread of 1 is not");
+    wk_checkf(&tally, exact_f32(one, 1, 1, -0x1p24f) == 0, "nor init -2^24");
+    wk_checkf(&tally, exact_f32(one, 1, 1, 0.5f) == 0, "a fractional init is not");
+    wk_checkf(&tally, exact_f32(one, 1, 0, 0.5f) == 1, "an inclusive scan ignores the init");
     const float bad[] = {1, NAN};
-    check(exact_f32(bad, 2, 0, 0) == 0, "NaN is not");
+    wk_checkf(&tally, exact_f32(bad, 2, 0, 0) == 0, "NaN is not");
     const float inf[] = {1, INFINITY};
-    check(exact_f32(inf, 2, 0, 0) == 0, "infinity is not");
-    check(exact_f32(NULL, 0, 0, 0) == 1, "n = 0 is");
+    wk_checkf(&tally, exact_f32(inf, 2, 0, 0) == 0, "infinity is not");
+    wk_checkf(&tally, exact_f32(NULL, 0, 0, 0) == 1, "n = 0 is");
 
     const double big[] = {0x1p52, 0x1p52};
     wk_ref_scan_spec s = spec_of(WK_F64, WK_SUM, 0);
-    check(wk_ref_scan_sums_exact(big, 2, &s) == 1, "f64: a spread of 2^53 is exact");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(big, 2, &s) == 1, "f64: a spread of 2^53 is exact");
     const double bigger[] = {0x1p53, 1};
-    check(wk_ref_scan_sums_exact(bigger, 2, &s) == 0, "f64: 2^53 + 1 is not");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(bigger, 2, &s) == 0, "f64: 2^53 + 1 is not");
     const double f32_limit[] = {0x1p24, 0x1p24};
-    check(wk_ref_scan_sums_exact(f32_limit, 2, &s) == 1, "f64 accumulates in double: 2^25 is exact");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(f32_limit, 2, &s) == 1, "f64 accumulates in double: 2^25 is exact");
     const uint16_t h[] = {0x4000, 0xc400, 0x6800}; /* 2, -4, 2048 */
     s = spec_of(WK_F16, WK_SUM, 0);
-    check(wk_ref_scan_sums_exact(h, 3, &s) == 1, "f16 small integers are (float accumulator)");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(h, 3, &s) == 1, "f16 small integers are (float accumulator)");
     const uint16_t hf[] = {0x3800}; /* 0.5 */
-    check(wk_ref_scan_sums_exact(hf, 1, &s) == 0, "f16 0.5 is not");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(hf, 1, &s) == 0, "f16 0.5 is not");
     s = spec_of(WK_BF16, WK_SUM, 0);
     const uint16_t g[] = {0x4b80}; /* 2^24 */
-    check(wk_ref_scan_sums_exact(g, 1, &s) == 1, "bf16 2^24 is");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(g, 1, &s) == 1, "bf16 2^24 is");
     const int32_t ints[] = {1, 2};
     s = spec_of(WK_I32, WK_SUM, 0);
-    check(wk_ref_scan_sums_exact(ints, 2, &s) == 0, "integer dtypes do not use the rule");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(ints, 2, &s) == 0, "integer dtypes do not use the rule");
     s = spec_of(WK_F32, WK_MAX, 0);
-    check(wk_ref_scan_sums_exact(small, 5, &s) == 0, "nor do other ops");
+    wk_checkf(&tally, wk_ref_scan_sums_exact(small, 5, &s) == 0, "nor do other ops");
 }
 
 /* ------------------------------------------------------------- checker */
@@ -412,11 +398,11 @@ static void test_depth(void)
     wk_plan_scan(0x1004, 0x2000, 100000, 4, &p);
     wk_ref_scan_spec s = spec_of(WK_F32, WK_SUM, 0);
     size_t i = 50000;
-    check(wk_ref_scan_depth(&p, &s, i) == wk_scan_plan_depth(&p, i), "inclusive depth is the plan's");
+    wk_checkf(&tally, wk_ref_scan_depth(&p, &s, i) == wk_scan_plan_depth(&p, i), "inclusive depth is the plan's");
     s.exclusive = 1;
-    check(wk_ref_scan_depth(&p, &s, 0) == 0, "exclusive output 0 has depth 0");
-    check(wk_ref_scan_depth(&p, &s, i) == wk_scan_plan_depth(&p, i - 1) + 1, "exclusive output i: depth(i-1) + 1");
-    check(wk_ref_scan_depth(NULL, &s, i) == 0, "no plan, depth 0");
+    wk_checkf(&tally, wk_ref_scan_depth(&p, &s, 0) == 0, "exclusive output 0 has depth 0");
+    wk_checkf(&tally, wk_ref_scan_depth(&p, &s, i) == wk_scan_plan_depth(&p, i - 1) + 1, "exclusive output i: depth(i-1) + 1");
+    wk_checkf(&tally, wk_ref_scan_depth(NULL, &s, i) == 0, "no plan, depth 0");
 }
 
 /* Small integers: the exact rule holds, so a one-ulp error is caught, a
@@ -439,17 +425,17 @@ static void test_check_exact_rule(uint64_t seed)
     }
     char msg[1024];
     size_t bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 0 && strstr(msg, "exact rule"), "small integers use the exact rule and match: %s", msg);
+    wk_checkf(&tally, bad == 0 && strstr(msg, "exact rule"), "small integers use the exact rule and match: %s", msg);
 
     float saved = out[1234];
     out[1234] = nextafterf(out[1234], INFINITY);
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "[1234]"), "one ulp off at 1234 is caught under the exact rule: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "[1234]"), "one ulp off at 1234 is caught under the exact rule: %s", msg);
     out[1234] = saved;
 
     out[N - 1] += 1;
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "[2999]"), "the last output is checked too: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "[2999]"), "the last output is checked too: %s", msg);
     out[N - 1] -= 1;
 
     /* Lose an element: every output after it is off by it. The first
@@ -461,7 +447,7 @@ static void test_check_exact_rule(uint64_t seed)
     for (size_t i = lost + 1; i < N; ++i)
         out[i] -= in[lost];
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(in[lost] != 0 && bad == N - lost - 1,
+    wk_checkf(&tally, in[lost] != 0 && bad == N - lost - 1,
           "a lost element (%zu, value %g) shows in every later output (%zu mismatches, want %zu): %.120s", lost,
           (double)in[lost], bad, N - lost - 1, msg);
 
@@ -473,7 +459,7 @@ static void test_check_exact_rule(uint64_t seed)
     wk_ref_scan(u, u_out, N, &s);
     u_out[0] = nextafterf(0.75f, 1.0f);
     bad = wk_ref_check_scan(u, u_out, N, &s, &p, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "[0]"), "exclusive output 0 must be the init itself: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "[0]"), "exclusive output 0 must be the init itself: %s", msg);
 }
 
 /* Uniform floats: the tolerance path. An error within depth * u * sum|x|
@@ -490,7 +476,7 @@ static void test_check_tolerance(uint64_t seed)
     wk_plan_scan(0x1000, 0x2000, N, 4, &p);
     char msg[1024];
     size_t bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 0 && strstr(msg, "tolerance"), "uniform floats use the tolerance and match: %s", msg);
+    wk_checkf(&tally, bad == 0 && strstr(msg, "tolerance"), "uniform floats use the tolerance and match: %s", msg);
 
     size_t at = N - 7;
     long double abs_sum = 0;
@@ -502,19 +488,19 @@ static void test_check_tolerance(uint64_t seed)
     float saved = out[at];
     out[at] = (float)((long double)out[at] + shift);
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 0, "an error of half depth * u * sum|x| (depth %zu) passes: %s", depth, msg);
+    wk_checkf(&tally, bad == 0, "an error of half depth * u * sum|x| (depth %zu) passes: %s", depth, msg);
     bad = wk_ref_check_scan(in, out, N, &s, NULL, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "tol"), "the same error fails at depth 0: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "tol"), "the same error fails at depth 0: %s", msg);
     out[at] = saved + 0.5f;
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "depth"), "an error of 0.5 fails: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "depth"), "an error of 0.5 fails: %s", msg);
     out[at] = saved;
 
     /* A NaN where a number belongs fails; an infinity too. */
     out[5] = NAN;
     out[6] = INFINITY;
     bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);
-    check(bad == 2, "NaN and infinity where numbers belong fail: %s", msg);
+    wk_checkf(&tally, bad == 2, "NaN and infinity where numbers belong fail: %s", msg);
 }
 
 /* f16 outputs: the exact rule compares after the rounding to f16. */
@@ -525,10 +511,10 @@ static void test_check_f16(void)
     wk_ref_scan_spec s = spec_of(WK_F16, WK_SUM, 0);
     char msg[512];
     size_t bad = wk_ref_check_scan(in, out, 4, &s, NULL, msg, sizeof msg);
-    check(bad == 0, "f16 outputs rounded once match: %s", msg);
+    wk_checkf(&tally, bad == 0, "f16 outputs rounded once match: %s", msg);
     out[1] = 0x6801; /* 2050 for 2049: rounded the wrong way at the tie */
     bad = wk_ref_check_scan(in, out, 4, &s, NULL, msg, sizeof msg);
-    check(bad == 1 && strstr(msg, "[1]"), "an f16 output rounded away from even is caught: %s", msg);
+    wk_checkf(&tally, bad == 1 && strstr(msg, "[1]"), "an f16 output rounded away from even is caught: %s", msg);
 }
 
 static void test_check_values(void)
@@ -537,23 +523,23 @@ static void test_check_values(void)
     const float got[] = {2, -NAN, NAN};
     wk_ref_scan_spec s = spec_of(WK_F32, WK_MAX, 0);
     char msg[512];
-    check(wk_ref_check_scan(in, got, 3, &s, NULL, msg, sizeof msg) == 0, "any NaN matches NaN: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(in, got, 3, &s, NULL, msg, sizeof msg) == 0, "any NaN matches NaN: %s", msg);
     const float in2[] = {-0.0f, 1};
     const float got2[] = {0.0f, 0.0f};
     s.op = WK_MIN;
-    check(wk_ref_check_scan(in2, got2, 2, &s, NULL, msg, sizeof msg) == 0, "+0 matches -0: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(in2, got2, 2, &s, NULL, msg, sizeof msg) == 0, "+0 matches -0: %s", msg);
     const float got3[] = {0.0f, 1.0f};
-    check(wk_ref_check_scan(in2, got3, 2, &s, NULL, msg, sizeof msg) == 1, "min of -0 and 1 is not 1: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(in2, got3, 2, &s, NULL, msg, sizeof msg) == 1, "min of -0 and 1 is not 1: %s", msg);
 
     const int32_t iin[] = {INT32_MAX, 1};
     const int32_t igot[] = {INT32_MAX, INT32_MIN};
     s = spec_of(WK_I32, WK_SUM, 0);
-    check(wk_ref_check_scan(iin, igot, 2, &s, NULL, msg, sizeof msg) == 0, "i32 sums compare wrapped: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(iin, igot, 2, &s, NULL, msg, sizeof msg) == 0, "i32 sums compare wrapped: %s", msg);
     const uint32_t uin[] = {5, 6};
     const uint32_t ugot[] = {5, 11, 0xdead};
     s = spec_of(WK_U32, WK_SUM, 0);
-    check(wk_ref_check_scan(uin, ugot, 2, &s, NULL, msg, sizeof msg) == 0, "only n outputs are read: %s", msg);
-    check(wk_ref_check_scan(NULL, NULL, 0, &s, NULL, msg, sizeof msg) == 0, "n = 0 checks nothing: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(uin, ugot, 2, &s, NULL, msg, sizeof msg) == 0, "only n outputs are read: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(NULL, NULL, 0, &s, NULL, msg, sizeof msg) == 0, "n = 0 checks nothing: %s", msg);
 }
 
 /* Random data against naive loops. */
@@ -575,7 +561,7 @@ static void test_vs_naive(uint64_t seed)
         sum += (uint32_t)a[i];
         ok &= (uint32_t)ra[i] == sum;
     }
-    check(ok, "i32 uniform inclusive sum matches a naive uint32 loop");
+    wk_checkf(&tally, ok, "i32 uniform inclusive sum matches a naive uint32 loop");
 
     s = spec_of(WK_I32, WK_MIN, 1);
     s.init.i32 = 0;
@@ -587,7 +573,7 @@ static void test_vs_naive(uint64_t seed)
         if (a[i] < m)
             m = a[i];
     }
-    check(ok, "i32 uniform exclusive min from 0 matches a naive loop");
+    wk_checkf(&tally, ok, "i32 uniform exclusive min from 0 matches a naive loop");
 
     s = spec_of(WK_U64, WK_XOR, 1);
     s.init.u64 = 0x0123456789abcdefull;
@@ -598,7 +584,7 @@ static void test_vs_naive(uint64_t seed)
         ok &= rb[i] == x;
         x ^= b[i];
     }
-    check(ok, "u64 uniform exclusive xor matches a naive loop");
+    wk_checkf(&tally, ok, "u64 uniform exclusive xor matches a naive loop");
 
     s = spec_of(WK_U64, WK_MAX, 0);
     wk_ref_scan(b, rb, N, &s);
@@ -609,7 +595,7 @@ static void test_vs_naive(uint64_t seed)
             mx = b[i];
         ok &= rb[i] == mx;
     }
-    check(ok, "u64 uniform inclusive max matches a naive loop");
+    wk_checkf(&tally, ok, "u64 uniform inclusive max matches a naive loop");
 
     s = spec_of(WK_F32, WK_SUM, 0);
     wk_ref_scan(f, rf, N, &s);
@@ -619,7 +605,7 @@ static void test_vs_naive(uint64_t seed)
         acc += f[i];
         ok &= rf[i] == (float)acc;
     }
-    check(ok, "f32 small-integer inclusive sum matches a naive double loop");
+    wk_checkf(&tally, ok, "f32 small-integer inclusive sum matches a naive double loop");
 }
 
 int main(void)
@@ -641,6 +627,6 @@ int main(void)
     test_check_values();
     test_vs_naive(seed + 2);
 
-    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, n_passed, n_failed);
-    return n_failed == 0 ? 0 : 1;
+    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, tally.passed, tally.failed);
+    return tally.failed == 0 ? 0 : 1;
 }
