@@ -21,11 +21,16 @@ typedef struct wk_ceilings {
 int wk_measure_ceilings(wk_ceilings *out);
 
 /* `warpkit bench`: warpkit beside CUB, table on stdout, JSON if asked.
- * --op scan hands over to wk_bench_scan_main. */
+ * --op scan hands over to wk_bench_scan_main, --op select to
+ * wk_bench_select_main. */
 int wk_bench_main(const wk_cli_options *opts);
 
 /* `warpkit bench --op scan`: warpkit's scans beside CUB's DeviceScan. */
 int wk_bench_scan_main(const wk_cli_options *opts);
+
+/* `warpkit bench --op select`: warpkit's selects and partition beside CUB's
+ * DeviceSelect (If, Flagged, Unique) and DevicePartition::If. */
+int wk_bench_select_main(const wk_cli_options *opts);
 
 /* `warpkit info`: device properties and the measured ceilings. */
 int wk_info_main(const wk_cli_options *opts);

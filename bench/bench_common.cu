@@ -74,22 +74,57 @@ void pool::release()
     base = nullptr;
 }
 
+void checker::allocate(size_t max_n, size_t element_bytes)
+{
+    WK_BENCH_CHECK(cudaMalloc(&cub_out, round_up_256(max_n * element_bytes)));
+    WK_BENCH_CHECK(cudaMalloc(&bad, sizeof(mismatches)));
+}
+
+void checker::release()
+{
+    WK_BENCH_CHECK(cudaFree(cub_out));
+    WK_BENCH_CHECK(cudaFree(bad));
+    cub_out = nullptr;
+    bad = nullptr;
+}
+
+/* A select row's selectivity as a percent ("1 %", "50 %"), or "" for the
+ * rows that have none. */
+static std::string selectivity_label(const row &r)
+{
+    if (r.selectivity < 0)
+        return "";
+    char text[32];
+    std::snprintf(text, sizeof text, "%g %%", 100.0 * r.selectivity);
+    return text;
+}
+
 void print_progress(const row &r, int op_width)
 {
+    std::string sel = selectivity_label(r);
+    if (!sel.empty())
+        sel = " keep " + sel;
     std::fprintf(stderr,
-                 "  %-*s %-4s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)  x%.2f  %s\n",
-                 op_width, r.op.c_str(), r.dtype.c_str(), r.n, r.warpkit_us, r.warpkit_host_us, r.cub_us,
-                 r.cub_host_us, r.speedup, r.agree ? "" : "RESULTS DIFFER");
+                 "  %-*s %-4s%s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)  x%.2f  %s\n",
+                 op_width, r.op.c_str(), r.dtype.c_str(), sel.c_str(), r.n, r.warpkit_us, r.warpkit_host_us,
+                 r.cub_us, r.cub_host_us, r.speedup, r.agree ? "" : "RESULTS DIFFER");
 }
 
 int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width, const char *ceiling)
 {
-    std::printf("%-*s %-5s %12s %11s %11s %8s %9s %7s %s\n", op_width, "op", "dtype", "n", "warpkit_us", "cub_us",
-                "speedup", "GB/s", ceiling, "check");
+    /* The selectivity column only where some row has one, so that the
+     * reduce and scan tables read as before. */
+    bool any_selectivity = false;
+    for (const row &r : rows)
+        any_selectivity |= r.selectivity >= 0;
+    const int sel_width = any_selectivity ? 6 : 0;
+    std::printf("%-*s %-5s%*s %12s %11s %11s %8s %9s %7s %s\n", op_width, "op", "dtype", sel_width,
+                any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us", "speedup", "GB/s", ceiling, "check");
     int disagreements = 0;
     for (const row &r : rows) {
-        std::printf("%-*s %-5s %12zu %11.2f %11.2f %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(), r.dtype.c_str(),
-                    r.n, r.warpkit_us, r.cub_us, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
+        std::printf("%-*s %-5s%*s %12zu %11.2f %11.2f %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(),
+                    r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us, r.speedup,
+                    r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
         disagreements += !r.agree;
     }
     std::printf("ceilings: read %.1f GB/s, copy %.1f GB/s\n", c.read_gbs, c.copy_gbs);
@@ -112,11 +147,18 @@ void write_json(const char *path, const char *name, const wk_ceilings &c, const 
     std::fprintf(f, "  \"bench\": [\n");
     for (size_t i = 0; i < rows.size(); ++i) {
         const row &r = rows[i];
+        /* A select row names its case's selectivity and the elements its
+         * input makes it keep; the other rows have neither key. */
+        char select_keys[96] = "";
+        if (r.selectivity >= 0)
+            std::snprintf(select_keys, sizeof select_keys, ", \"selectivity\": %g, \"kept\": %lld", r.selectivity,
+                          r.kept);
         std::fprintf(f,
-                     "    {\"op\": \"%s\", \"dtype\": \"%s\", \"n\": %zu, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
+                     "    {\"op\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "
                      "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f}%s\n",
-                     r.op.c_str(), r.dtype.c_str(), r.n, r.warpkit_us, r.cub_us, r.speedup, r.gbs, r.pct_of_ceiling,
+                     r.op.c_str(), r.dtype.c_str(), r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
+                     r.pct_of_ceiling,
                      r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, i + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");

@@ -1,6 +1,7 @@
 /* What the benchmarks against CUB share: the session (context, size range,
  * ceilings, stream), the input values, the pool that inputs and outputs
- * rotate through, and the rows with their progress line, table and JSON. */
+ * rotate through, the GPU comparison of the two libraries' outputs, and the
+ * rows with their progress line, table and JSON. */
 #ifndef WARPKIT_BENCH_COMMON_CUH
 #define WARPKIT_BENCH_COMMON_CUH
 
@@ -9,6 +10,8 @@
 #include "warpkit.h"
 
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +32,10 @@ struct row {
     double warpkit_us, cub_us, speedup, gbs, pct_of_ceiling;
     double warpkit_host_us, cub_host_us; /* enqueue time per call */
     bool agree;
+    /* Select rows only (negative elsewhere): the fraction of elements the
+     * case is built to keep, and how many its input makes it keep. */
+    double selectivity = -1;
+    long long kept = -1;
 };
 
 /* Fills in the times and the derived columns: speedup is CUB's time over
@@ -66,25 +73,57 @@ struct pool {
 inline size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 /* How one case lays out its buffers in the pool: `count` slots, each with
- * `per_slot` buffers of `buffer_bytes` (a reduce: its input; a scan: its
- * input and its output), filling at least min_pool_bytes. A case whose one
- * slot is larger than that gets a single slot. */
+ * `per_slot` buffers (a reduce: its input; a scan: its input and its
+ * output; a flagged select: its input, output and flags), filling at least
+ * min_pool_bytes. A case whose one slot is larger than that gets a single
+ * slot. Buffers start on 256-byte boundaries. */
 struct rotation {
+    static constexpr size_t max_buffers = 4;
     char *base;
-    size_t buffer_bytes, per_slot, count;
+    size_t offset[max_buffers + 1]; /* of each buffer in a slot; the last: the slot's size */
+    size_t per_slot, count;
 
-    rotation(const pool &p, size_t bytes_per_buffer, size_t buffers_per_slot)
-        : base(p.base), buffer_bytes(round_up_256(bytes_per_buffer)), per_slot(buffers_per_slot)
+    /* `buffers_per_slot` buffers of `bytes_per_buffer` each. */
+    rotation(const pool &p, size_t bytes_per_buffer, size_t buffers_per_slot) : base(p.base), offset{0}, per_slot(0)
     {
-        size_t slot = buffer_bytes * per_slot;
-        count = std::max(min_pool_bytes, slot) / slot;
+        for (size_t b = 0; b < buffers_per_slot; ++b)
+            add(bytes_per_buffer);
+        finish(p);
+    }
+    /* Buffers of their own sizes, in this order. */
+    rotation(const pool &p, std::initializer_list<size_t> buffer_bytes) : base(p.base), offset{0}, per_slot(0)
+    {
+        for (size_t b : buffer_bytes)
+            add(b);
+        finish(p);
     }
     /* Buffer `b` of the slot that call number k uses. */
     char *buffer(long long k, size_t b) const
     {
-        return base + (size_t)(k % (long long)count) * buffer_bytes * per_slot + b * buffer_bytes;
+        return base + (size_t)(k % (long long)count) * slot_bytes() + offset[b];
     }
-    size_t used_bytes() const { return count * buffer_bytes * per_slot; }
+    size_t slot_bytes() const { return offset[per_slot]; }
+    size_t used_bytes() const { return count * slot_bytes(); }
+
+  private:
+    void add(size_t bytes)
+    {
+        if (per_slot == max_buffers) {
+            std::fprintf(stderr, "warpkit bench: more than %zu buffers per slot\n", max_buffers);
+            std::exit(2);
+        }
+        offset[per_slot + 1] = offset[per_slot] + round_up_256(std::max<size_t>(bytes, 1));
+        ++per_slot;
+    }
+    void finish(const pool &p)
+    {
+        count = std::max(min_pool_bytes, slot_bytes()) / slot_bytes();
+        /* A pool sized for a smaller case would hand out memory past its end. */
+        if (used_bytes() > p.bytes) {
+            std::fprintf(stderr, "warpkit bench: a case needs %zu bytes of a pool of %zu\n", used_bytes(), p.bytes);
+            std::exit(2);
+        }
+    }
 };
 
 /* The order in which a case's calls take slots of its rotation: one walk,
@@ -105,6 +144,10 @@ inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)
 {
     return std::max(min_pool_bytes, buffers_per_slot * round_up_256(max_n * sizeof(double)));
 }
+
+/* Pool bytes for cases whose largest slot (rotation::slot_bytes) is
+ * `slot_bytes`. */
+inline size_t pool_bytes_for_slot(size_t slot_bytes) { return std::max(min_pool_bytes, slot_bytes); }
 
 /* Values a user might reduce or scan: floats in [-1, 1), integers in
  * [-1000, 1000]. Element i depends only on (seed, i). */
@@ -132,6 +175,75 @@ template <class T> void fill(const rotation &r, uint64_t seed, cudaStream_t s)
 {
     fill_values<T><<<1024, 256, 0, s>>>(reinterpret_cast<T *>(r.base), r.used_bytes() / sizeof(T), seed);
     WK_BENCH_CHECK(cudaGetLastError());
+}
+
+/* ------------------------------------------------- comparing the outputs */
+
+/* Before a case is timed, both libraries run once on the same input and
+ * their outputs are compared on the GPU, so that checking a 2^30-element
+ * case costs milliseconds, not a trip of two arrays over PCIe. */
+constexpr unsigned check_threads = 256;
+
+struct mismatches {
+    unsigned long long count;
+    unsigned long long first; /* index of the first bad output, or ~0 */
+};
+
+template <class T> __device__ inline bool same_bits(T x, T y)
+{
+    using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned>::type;
+    static_assert(sizeof(T) == sizeof(U), "4- and 8-byte elements");
+    U a, b;
+    memcpy(&a, &x, sizeof a);
+    memcpy(&b, &y, sizeof b);
+    return a == b;
+}
+
+/* Each output of `a` against the same output of `b`, bit for bit. */
+template <class T>
+__global__ void __launch_bounds__(check_threads) compare_outputs(const T *a, const T *b, size_t n, mismatches *bad)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        if (!same_bits(a[i], b[i])) {
+            atomicAdd(&bad->count, 1ull);
+            atomicMin(&bad->first, (unsigned long long)i);
+        }
+}
+
+/* Device memory for the comparison, sized once for the largest case. */
+struct checker {
+    void *cub_out = nullptr; /* CUB's output for the comparison */
+    mismatches *bad = nullptr;
+
+    /* Room for outputs of up to max_n elements of `element_bytes`. */
+    void allocate(size_t max_n, size_t element_bytes = sizeof(double));
+    void release();
+
+    /* Compares warpkit's output `wk_out` with CUB's (in cub_out). */
+    template <class T> mismatches compare(const T *wk_out, size_t n, cudaStream_t s)
+    {
+        mismatches none = {0, ~0ull};
+        WK_BENCH_CHECK(cudaMemcpyAsync(bad, &none, sizeof none, cudaMemcpyHostToDevice, s));
+        if (n) {
+            compare_outputs<T><<<1024, check_threads, 0, s>>>(wk_out, static_cast<const T *>(cub_out), n, bad);
+            WK_BENCH_CHECK(cudaGetLastError());
+        }
+        mismatches got;
+        WK_BENCH_CHECK(cudaMemcpyAsync(&got, bad, sizeof got, cudaMemcpyDeviceToHost, s));
+        WK_BENCH_CHECK(cudaStreamSynchronize(s));
+        return got;
+    }
+};
+
+/* Prints element i of device array d_p on stderr, labelled `who`. */
+template <class T> void print_value(const char *who, const T *d_p, size_t i)
+{
+    T v;
+    WK_BENCH_CHECK(cudaMemcpy(&v, d_p + i, sizeof v, cudaMemcpyDeviceToHost));
+    if (std::is_floating_point<T>::value)
+        std::fprintf(stderr, "    %-8s %.17g\n", who, (double)v);
+    else
+        std::fprintf(stderr, "    %-8s %lld\n", who, (long long)v);
 }
 
 /* The progress line of one case on stderr; op_width is the op column's width. */

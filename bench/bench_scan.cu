@@ -29,6 +29,9 @@
 
 namespace {
 
+using wk::bench::checker;
+using wk::bench::mismatches;
+using wk::bench::print_value;
 using wk::bench::rotation;
 using wk::bench::row;
 
@@ -89,7 +92,7 @@ template <class T> struct cub_scan {
     void release() { WK_BENCH_CHECK(cudaFree(temp)); }
 };
 
-/* ------------------------------------------------- comparing the outputs */
+/* ------------------------------------------------ the check run's inputs */
 
 /* The check run's values: for floats whole numbers in [-8, 8], so that every
  * prefix and every partial sum over a range of elements is an integer far
@@ -107,76 +110,6 @@ template <class T> __global__ void fill_exact_values(T *p, size_t n, uint64_t se
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         p[i] = draw_exact<T>(wk::bench::mix(seed ^ (i * 0x2545f4914f6cdd1dull)));
-}
-
-/* The comparison runs on the GPU, so that checking a 2^30-element case
- * costs milliseconds, not a trip of two arrays over PCIe. */
-constexpr unsigned check_threads = 256;
-
-struct mismatches {
-    unsigned long long count;
-    unsigned long long first; /* index of the first bad output, or ~0 */
-};
-
-template <class T> __device__ inline bool same_bits(T x, T y)
-{
-    using U = typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned>::type;
-    static_assert(sizeof(T) == sizeof(U), "4- and 8-byte elements");
-    U a, b;
-    memcpy(&a, &x, sizeof a);
-    memcpy(&b, &y, sizeof b);
-    return a == b;
-}
-
-/* Each output of `a` against the same output of `b`, bit for bit. */
-template <class T>
-__global__ void __launch_bounds__(check_threads) compare_outputs(const T *a, const T *b, size_t n, mismatches *bad)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        if (!same_bits(a[i], b[i])) {
-            atomicAdd(&bad->count, 1ull);
-            atomicMin(&bad->first, (unsigned long long)i);
-        }
-}
-
-/* Device memory for the comparison, sized once for the largest case. */
-struct checker {
-    void *cub_out = nullptr; /* CUB's output for the comparison */
-    mismatches *bad = nullptr;
-
-    void allocate(size_t max_n)
-    {
-        WK_BENCH_CHECK(cudaMalloc(&cub_out, wk::bench::round_up_256(max_n * sizeof(double))));
-        WK_BENCH_CHECK(cudaMalloc(&bad, sizeof(mismatches)));
-    }
-    void release()
-    {
-        WK_BENCH_CHECK(cudaFree(cub_out));
-        WK_BENCH_CHECK(cudaFree(bad));
-    }
-
-    /* Compares warpkit's output `wk_out` with CUB's (in cub_out). */
-    template <class T> mismatches compare(const T *wk_out, size_t n, cudaStream_t s)
-    {
-        mismatches none = {0, ~0ull};
-        WK_BENCH_CHECK(cudaMemcpyAsync(bad, &none, sizeof none, cudaMemcpyHostToDevice, s));
-        compare_outputs<T><<<1024, check_threads, 0, s>>>(wk_out, static_cast<const T *>(cub_out), n, bad);
-        WK_BENCH_CHECK(cudaGetLastError());
-        mismatches got;
-        WK_BENCH_CHECK(cudaMemcpyAsync(&got, bad, sizeof got, cudaMemcpyDeviceToHost, s));
-        WK_BENCH_CHECK(cudaStreamSynchronize(s));
-        return got;
-    }
-};
-
-template <class T> void print_value(const char *who, const T *d_p, size_t i)
-{
-    T v;
-    WK_BENCH_CHECK(cudaMemcpy(&v, d_p + i, sizeof v, cudaMemcpyDeviceToHost));
-    if (std::is_floating_point<T>::value)
-        std::fprintf(stderr, "    %-8s %.17g\n", who, (double)v);
-    else
-        std::fprintf(stderr, "    %-8s %lld\n", who, (long long)v);
 }
 
 [[noreturn]] void fail_call(const scan_case &sc, wk_dtype dtype, size_t n, wk_status st)
@@ -201,7 +134,8 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
     cub.prepare(input(0), output(0), n, s);
 
     /* Both libraries on the same input, before anything is timed: values
-     * whose scans are exact, so that the outputs must agree bit for bit. */
+     * whose scans are exact, so that the outputs must agree bit for bit
+     * (compared on the GPU, bench_common.cuh). */
     fill_exact_values<T><<<1024, 256, 0, s>>>(reinterpret_cast<T *>(rot.buffer(0, 0)), n, 0xc4ecull + n);
     WK_BENCH_CHECK(cudaGetLastError());
     wk_status st = warpkit_scan(ctx, sc.kind, input(0), output(0), n, dtype, s);

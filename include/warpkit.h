@@ -244,6 +244,103 @@ wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
  * do it once, before timing or graph capture. Never shrinks. */
 wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype);
 
+/* ---------------------------------------------------------------- select */
+
+/* How a predicate compares an element x with its constants a and b. */
+typedef enum wk_compare {
+    WK_LESS = 0,          /* x <  a                                  */
+    WK_LESS_EQUAL = 1,    /* x <= a                                  */
+    WK_GREATER = 2,       /* x >  a                                  */
+    WK_GREATER_EQUAL = 3, /* x >= a                                  */
+    WK_EQUAL = 4,         /* x == a                                  */
+    WK_NOT_EQUAL = 5,     /* x != a                                  */
+    WK_IN_RANGE = 6,      /* a <= x && x < b (half-open)             */
+    WK_IS_NAN = 7,        /* x is a NaN; float dtypes only           */
+    WK_NOT_NAN = 8        /* x is not a NaN; float dtypes only       */
+} wk_compare;
+
+#define WK_COMPARE_COUNT 9
+
+/* Short name ("less", "in_range", ...), or "?" for an unknown compare. */
+const char *wk_compare_name(wk_compare compare);
+
+/* A built-in predicate: keep x when `compare` holds for x and the constants.
+ * a and b are in the dtype's member of wk_value (raw bits for f16 / bf16);
+ * b is used by WK_IN_RANGE only, and neither by the NaN tests.
+ *
+ * Comparisons are those of the dtype: signed or unsigned integers, IEEE
+ * floats (f16 and bf16 compared exactly, as their float values). A NaN,
+ * in x or in a constant, makes every comparison false except WK_NOT_EQUAL,
+ * which it makes true, as in C. -0.0 and +0.0 are equal. */
+typedef struct wk_predicate {
+    wk_compare compare;
+    wk_value a;
+    wk_value b;
+} wk_predicate;
+
+/*
+ * Stream compaction of d_in[0 .. n), in one kernel launch on `stream`. Each
+ * call writes the number of elements it keeps to d_count[0] (a uint64_t in
+ * device memory, 8-byte aligned) and keeps their order (stable):
+ *
+ *   wk_select_if:      the elements the predicate keeps, to d_out[0 .. count).
+ *   wk_select_flagged: the elements whose byte in d_flags[0 .. n) is
+ *                      nonzero, to d_out[0 .. count).
+ *   wk_partition_if:   the kept elements to d_out[0 .. count) in order, and
+ *                      the others to d_out[count .. n) in reverse order: the
+ *                      last rejected element first (as CUB's
+ *                      DevicePartition::If). Writes all n outputs.
+ *   wk_unique:         the first element of every run of equal consecutive
+ *                      elements, to d_out[0 .. count). Elements are equal when
+ *                      == says so: -0.0 equals +0.0, and a NaN equals nothing,
+ *                      so every NaN is kept.
+ *   wk_where:          the indices i (int64_t) of the elements the predicate
+ *                      keeps, to d_indices[0 .. count), as numpy's nonzero.
+ *
+ * Outputs past `count` are not written (except by wk_partition_if, which
+ * fills all n). With n = 0 the only work is a zero written to d_count
+ * (cudaMemsetAsync on `stream`); the other pointers are then not checked.
+ *
+ * Memory: d_out == d_in (in place) is allowed for wk_select_if,
+ * wk_select_flagged and wk_unique: each output lands at or before the input
+ * it comes from, and a tile writes only after every earlier tile has read
+ * its input. wk_partition_if and wk_where need outputs apart from the input.
+ * Any other overlap between inputs, outputs and d_count returns
+ * WK_ERROR_INVALID_ARGUMENT. d_in and d_out need only the element
+ * alignment, d_flags none.
+ *
+ * Errors: an unknown compare returns WK_ERROR_INVALID_ARGUMENT; WK_IS_NAN and
+ * WK_NOT_NAN on an integer dtype return WK_ERROR_UNSUPPORTED.
+ *
+ * Workspace: the same tile-status slots as the scan (24 bytes per tile of
+ * 16 KiB of input below 8 MiB, of 64 KiB from there on): a call on an input
+ * larger than any before may grow them, under the same rules;
+ * wk_scan_reserve(ctx, n, dtype) covers selects of up to n elements of
+ * dtype as well.
+ *
+ * Launch: programmatic dependent launch on sm_90 and later, as wk_reduce.
+ */
+wk_status wk_select_if(wk_context *ctx, const void *d_in, void *d_out,
+                       uint64_t *d_count, size_t n, wk_dtype dtype,
+                       wk_predicate predicate, cudaStream_t stream);
+
+wk_status wk_select_flagged(wk_context *ctx, const void *d_in,
+                            const uint8_t *d_flags, void *d_out,
+                            uint64_t *d_count, size_t n, wk_dtype dtype,
+                            cudaStream_t stream);
+
+wk_status wk_partition_if(wk_context *ctx, const void *d_in, void *d_out,
+                          uint64_t *d_count, size_t n, wk_dtype dtype,
+                          wk_predicate predicate, cudaStream_t stream);
+
+wk_status wk_unique(wk_context *ctx, const void *d_in, void *d_out,
+                    uint64_t *d_count, size_t n, wk_dtype dtype,
+                    cudaStream_t stream);
+
+wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices,
+                   uint64_t *d_count, size_t n, wk_dtype dtype,
+                   wk_predicate predicate, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The GPU check, run on a machine with an NVIDIA GPU: builds for sm_90, runs
 # every test, compute-sanitizer (memcheck, racecheck, synccheck) over the GPU
-# tests, the device info, the benchmarks against CUB (reduce and scan) and
+# tests, the device info, the benchmarks against CUB (reduce, scan, select) and
 # the ladders, and writes <GPU>.json in the results format of bench/results/.
 #
-# Usage: WK_COMMIT=<sha measured> [WK_PHASE=all|tests|bench] scripts/gpu_check.sh [OUTPUT_DIR]
-# WK_PHASE splits the check in two runs of the same build and OUTPUT_DIR:
-# "tests" (tests and sanitizers) and "bench" (info, benchmarks, ladders and
-# the results file, which reads the logs the tests phase left in OUTPUT_DIR).
+# Usage: WK_COMMIT=<sha measured> [WK_PHASE=all|tests|sanitizer|bench|ladder] scripts/gpu_check.sh [OUTPUT_DIR]
+# WK_PHASE splits the check in runs of the same build and OUTPUT_DIR: "tests"
+# (CTest), "sanitizer" (compute-sanitizer), "bench" (info, benchmarks and
+# the results file, which reads the logs the first two left in OUTPUT_DIR)
+# and "ladder" (the ladders).
 set -uo pipefail
 phase=${WK_PHASE:-all}
 cd "$(dirname "$0")/.."
@@ -34,15 +35,18 @@ echo "== build"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure.log" 2>&1 &&
     cmake --build build-gpu >"$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; exit 1; }
 
-if [ "$phase" != bench ]; then
+if [ "$phase" = all ] || [ "$phase" = tests ]; then
 echo "== tests"
-ctest --test-dir build-gpu --output-on-failure -V >"$logs/ctest.log" 2>&1
+ctest --test-dir build-gpu --output-on-failure -V -j 3 >"$logs/ctest.log" 2>&1
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
+fi
 
+if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
 echo "== compute-sanitizer"
 : >"$logs/sanitizer.log"
 for tool in memcheck racecheck synccheck; do
-    for t in test_reduce test_reduce_api test_scan test_scan_api test_primitives test_ladder; do
+    for t in test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api test_primitives \
+        test_compact_primitives test_ladder; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
@@ -51,8 +55,9 @@ for tool in memcheck racecheck synccheck; do
 done
 
 fi
-[ "$phase" = tests ] && exit 0
+[ "$phase" = tests ] || [ "$phase" = sanitizer ] && exit 0
 
+if [ "$phase" != ladder ]; then
 echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
@@ -62,6 +67,22 @@ rm -f "$out/bench-scan.json" # a run that stops on a wrong answer writes none
 build-gpu/tools/warpkit bench --op scan --repeats 15 --json "$out/bench-scan.json" 2>"$logs/bench-scan-progress.log" |
     tee "$logs/bench-scan.log"
 tail -n 3 "$logs/bench-scan-progress.log"
+rm -f "$out/bench-select.json"
+build-gpu/tools/warpkit bench --op select --repeats 15 --json "$out/bench-select.json" \
+    2>"$logs/bench-select-progress.log" | tee "$logs/bench-select.log"
+tail -n 3 "$logs/bench-select-progress.log"
+
+# Every bench run that finished: the reduce rows, then the scan rows, then
+# the select rows.
+bench_args=()
+for f in "$out/bench.json" "$out/bench-scan.json" "$out/bench-select.json"; do
+    [ -s "$f" ] && bench_args+=(--bench "$f")
+done
+python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
+    "${bench_args[@]}" --out "$out/$tag.json"
+echo "== wrote $out/$tag.json"
+fi
+[ "$phase" = bench ] && exit 0
 
 echo "== ladder"
 : >"$logs/ladder.log"
@@ -84,12 +105,3 @@ echo "scan ladder checks: $(grep -c 'TEST PASS' "$logs/ladder-scan.log") TEST PA
     "$(grep -c 'TEST FAIL' "$logs/ladder-scan.log") TEST FAIL"
 build-gpu/tools/warpkit ladder --op scan --n 2^26 --dtype f64 --json "$out/ladder-scan-$tag.json" |
     tee "$logs/ladder-scan-2p26.log" | tail -n 9
-
-# Every bench run that finished: the reduce rows, then the scan rows.
-bench_args=()
-for f in "$out/bench.json" "$out/bench-scan.json"; do
-    [ -s "$f" ] && bench_args+=(--bench "$f")
-done
-python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
-    "${bench_args[@]}" --out "$out/$tag.json"
-echo "== wrote $out/$tag.json"

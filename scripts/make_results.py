@@ -2,8 +2,10 @@
 """Assembles bench/results/<GPU>.json from one GPU check: the commit it
 measured, the device, the ceilings and rows of `warpkit bench --json` (every
 row of every file given with --bench, in order: `--bench reduce.json --bench
-scan.json` puts the reduce and the scan rows in one "bench" list), the CTest
-counts and the compute-sanitizer error counts."""
+scan.json --bench select.json` puts the reduce, scan and select rows in one
+"bench" list), the CTest counts and the compute-sanitizer error counts. Rows
+keep every key the bench wrote: select rows carry "selectivity" (the fraction
+of the input the case keeps) and "kept" beside the common keys."""
 import argparse
 import datetime
 import glob
@@ -41,8 +43,9 @@ def against(row, measured, kept):
     """Each bench run measures its own ceilings and reports its rows against
     them; the results file keeps the first run's. A row of a later run gets
     its pct_of_ceiling restated against the kept ceiling (the read ceiling
-    for reduce_* ops, the copy ceiling for the others), so that every row of
-    the file reads against the ceilings the file shows."""
+    for reduce_* ops, the copy ceiling for the others: scan, select and
+    partition), so that every row of the file reads against the ceilings the
+    file shows."""
     key = "read_gbs" if row["op"].startswith("reduce") else "copy_gbs"
     if measured[key] != kept[key] and kept[key] > 0:
         row = dict(row, pct_of_ceiling=round(100.0 * row["gbs"] / kept[key], 1))
@@ -55,7 +58,7 @@ def main():
     p.add_argument("--ctest", required=True)
     p.add_argument("--sanitizer-dir", required=True)
     p.add_argument("--bench", required=True, action="append",
-                   help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan)")
+                   help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan, --op select)")
     p.add_argument("--out", required=True)
     a = p.parse_args()
 

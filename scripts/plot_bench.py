@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws a results file (bench/results/<GPU>.json) as two panels per family
-of ops (reduce_*, scan_*): speedup over CUB, and bandwidth as a percent of
-the measured ceiling (the read ceiling for a reduce, the copy ceiling for a
-scan), each against n. Usage: scripts/plot_bench.py RESULTS.json OUTPUT.png"""
+of ops (reduce_*, scan_*, and select_* with partition_if once per
+selectivity): speedup over CUB, and bandwidth as a percent of the measured
+ceiling (the read ceiling for a reduce, the copy ceiling for a scan or a
+select), each against n. Usage: scripts/plot_bench.py RESULTS.json OUTPUT.png"""
 import json
 import sys
 
@@ -12,20 +13,27 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
 
-def family(op):
-    """"reduce_sum" -> "reduce", "scan_inclusive_sum" -> "scan"."""
-    return op.split("_", 1)[0]
+def family(row):
+    """"reduce_sum" -> "reduce", "scan_inclusive_sum" -> "scan"; the select
+    ops and partition_if, which move the same kind of bytes, share a family
+    per selectivity ("select, keep 1 %"), so that a panel holds eight series,
+    not twenty-four."""
+    op = row["op"]
+    fam = "select" if op.startswith("partition") else op.split("_", 1)[0]
+    if "selectivity" in row:
+        fam += f", keep {100 * row['selectivity']:g} %"
+    return fam
 
 
 def ceiling_of(fam):
-    return "read" if fam == "reduce" else "copy"
+    return "read" if fam.startswith("reduce") else "copy"
 
 
 def main(path, out):
     r = json.load(open(path))
     families = {}
     for row in r["bench"]:
-        series = families.setdefault(family(row["op"]), {})
+        series = families.setdefault(family(row), {})
         series.setdefault(f"{row['op']} {row['dtype']}", []).append(row)
     fig, axes = plt.subplots(len(families), 2, figsize=(12, 4.5 * len(families)), squeeze=False)
     # Within a family, a colour per dtype and a line style per op, so that

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Prints a results file (bench/results/<GPU>.json) as Markdown: the run's
-header, then one table per op with a column per dtype, each cell
-"speedup over CUB (percent of ceiling)": the read ceiling for reduce_* ops,
-the copy ceiling for scan_* ops (a scan reads n and writes n).
-Usage: scripts/results_table.py bench/results/H100.json"""
+header, then one table per op with a column per dtype (per dtype and
+selectivity for the select and partition ops, whose rows carry the fraction
+of the input they keep), each cell "warpkit µs / CUB µs, speedup over CUB,
+percent of ceiling": the read ceiling for reduce_* ops, the copy ceiling for
+the others (a scan reads n and writes n, a select reads n and writes what it
+keeps). Usage: scripts/results_table.py bench/results/H100.json"""
 import json
 import sys
 
@@ -11,6 +13,14 @@ import sys
 def ceiling_of(op):
     """The ceiling an op's bandwidth is measured against (GUIDE section 5)."""
     return "read" if op.startswith("reduce") else "copy"
+
+
+def column_of(row):
+    """A table column: the dtype, and the selectivity where the row has one
+    ("f32", "f32 keep 1 %")."""
+    if "selectivity" not in row:
+        return row["dtype"]
+    return f"{row['dtype']} keep {100 * row['selectivity']:g} %"
 
 
 def main(path):
@@ -23,15 +33,18 @@ def main(path):
     ops = list(dict.fromkeys(row["op"] for row in r["bench"]))
     for op in ops:
         rows = [row for row in r["bench"] if row["op"] == op]
+        # Dtype by dtype, each at its selectivities in rising order.
         dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
+        ordered = sorted(rows, key=lambda row: (dtypes.index(row["dtype"]), row.get("selectivity", 0)))
+        columns = list(dict.fromkeys(column_of(row) for row in ordered))
         sizes = sorted({row["n"] for row in rows})
-        cell = {(row["n"], row["dtype"]): row for row in rows}
+        cell = {(row["n"], column_of(row)): row for row in rows}
         print(f"\n**{op}**: warpkit µs / CUB µs, speedup, % of the {ceiling_of(op)} ceiling\n")
-        print("| n | " + " | ".join(dtypes) + " |")
-        print("| --- |" + " --- |" * len(dtypes))
+        print("| n | " + " | ".join(columns) + " |")
+        print("| --- |" + " --- |" * len(columns))
         for n in sizes:
             cells = []
-            for d in dtypes:
+            for d in columns:
                 c = cell.get((n, d))
                 cells.append("" if c is None else
                              f"{c['warpkit_us']:.2f} / {c['cub_us']:.2f}, x{c['speedup']:.2f}, {c['pct_of_ceiling']:.1f} %")

@@ -94,7 +94,7 @@ const char *wk_memory_name(wk_memory_kind kind)
 
 int wk_parse_primitive(const char *text, wk_primitive *out)
 {
-    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SCAN; ++k)
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SELECT; ++k)
         if (text && strcmp(text, wk_primitive_name((wk_primitive)k)) == 0) {
             *out = (wk_primitive)k;
             return 0;
@@ -107,6 +107,7 @@ const char *wk_primitive_name(wk_primitive primitive)
     switch (primitive) {
     case WK_PRIMITIVE_REDUCE: return "reduce";
     case WK_PRIMITIVE_SCAN: return "scan";
+    case WK_PRIMITIVE_SELECT: return "select";
     }
     return "?";
 }
@@ -172,7 +173,7 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
     if (strcmp(arg, "--op") == 0)
         return wk_parse_primitive(value, &o->primitive) == 0
                    ? 2
-                   : fail(err, err_size, "--op is reduce or scan", value);
+                   : fail(err, err_size, "--op is reduce, scan or select", value);
     if (strcmp(arg, "--threads") == 0) {
         if (parse_count(value, 64, 1024, &v) != 0 || (v & (v - 1)) != 0)
             return fail(err, err_size, "threads is a power of two from 64 to 1024", value);

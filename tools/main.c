@@ -16,14 +16,16 @@ static void usage(FILE *f)
             "  info     the device, its SMs, L2, memory and measured bandwidth ceilings\n"
             "  verify   run the GPU checks; TEST PASS / TEST FAIL per case\n"
             "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32;\n"
-            "           with --op scan: inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64)\n"
+            "           with --op scan: inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64);\n"
+            "           with --op select: select if, select flagged, unique, partition if (f32 i32),\n"
+            "           each keeping 1 %%, 50 %% and 99 %% of the input\n"
             "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
             "           with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB\n"
             "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
             "  help     this text\n"
             "\n"
             "options:\n"
-            "  --op OP           bench, ladder: reduce (default) or scan\n"
+            "  --op OP           bench, ladder: reduce (default) or scan; bench: select as well\n"
             "  --json FILE       bench: also write the results as JSON\n"
             "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
             "  --max-n N         bench: largest size (default 2^30)\n"
@@ -54,6 +56,12 @@ int main(int argc, char **argv)
         (strcmp(opts.command, "info") == 0 || strcmp(opts.command, "verify") == 0 ||
          strcmp(opts.command, "tune") == 0)) {
         fprintf(stderr, "warpkit: --op applies to bench and ladder only\n\n");
+        usage(stderr);
+        return 2;
+    }
+    /* There is no select ladder: without this, the reduce ladder would run. */
+    if (opts.primitive == WK_PRIMITIVE_SELECT && strcmp(opts.command, "ladder") == 0) {
+        fprintf(stderr, "warpkit: --op select applies to bench only\n\n");
         usage(stderr);
         return 2;
     }

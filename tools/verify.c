@@ -2,6 +2,7 @@
 
 #include "reduce_cases.h"
 #include "scan_cases.h"
+#include "select_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,22 @@ static int run_scan(wk_check_env *env, int quick, uint64_t seed, verify_counts *
     return 0;
 }
 
+static int run_select(wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+{
+    size_t count = wk_select_cases(WK_CASES_QUICK, seed, NULL, 0);
+    size_t huge = quick ? 0 : wk_select_huge_cases(seed, NULL, 0);
+    wk_select_case *cases = malloc((count + huge) * sizeof *cases);
+    if (!cases)
+        return -1;
+    wk_select_cases(WK_CASES_QUICK, seed, cases, count);
+    wk_select_huge_cases(seed, cases + count, huge);
+    char msg[2048];
+    for (size_t i = 0; i < count + huge; ++i)
+        report(wk_check_select_case(env, &cases[i], msg, sizeof msg), msg, counts);
+    free(cases);
+    return 0;
+}
+
 int wk_verify_main(const wk_cli_options *opts)
 {
     wk_check_env env;
@@ -69,10 +86,12 @@ int wk_verify_main(const wk_cli_options *opts)
     printf("seed %llu (set WK_SEED to repeat)\n", (unsigned long long)seed);
 
     verify_counts counts = {0, 0, 0};
-    /* The scan cases draw their seeds from a stream of their own, so that
-     * scan case k does not get the data of reduce case k. */
+    /* The scan and select cases draw their seeds from streams of their
+     * own, so that case k of one does not get the data of case k of
+     * another. */
     if (run_reduce(&env, opts->quick, seed, &counts) != 0 ||
-        run_scan(&env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0) {
+        run_scan(&env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0 ||
+        run_select(&env, opts->quick, wk_rand64(seed, UINT64_C(0x5e1ec7)), &counts) != 0) {
         fprintf(stderr, "warpkit verify: out of host memory\n");
         wk_check_env_free(&env);
         return 2;

@@ -142,6 +142,25 @@ __device__ inline T block_exclusive_scan(T v, Op op, T *scratch, T *total = null
     return result;
 }
 
+/* Stream compaction over the block: each thread votes whether it keeps its
+ * element; kept threads are packed in linear thread order. Returns the
+ * thread's slot (kept threads before it) and gives every thread the block's
+ * count in *count. Each warp counts its votes with a ballot
+ * (warp_compact), and the warps' counts are scanned in `scratch`. */
+__device__ inline unsigned block_compact(bool keep, unsigned *scratch, unsigned *count)
+{
+    const detail::block_shape s = detail::this_block();
+    unsigned warp_count;
+    const unsigned slot = warp_compact(keep, s.mask, &warp_count);
+    if (s.lane == 0)
+        scratch[s.warp] = warp_count;
+    __syncthreads();
+    detail::scan_warp_totals(s, sum{}, scratch);
+    __syncthreads();
+    *count = scratch[block_scratch_size - 1];
+    return scratch[s.warp] + slot;
+}
+
 template <class T> __device__ inline T block_sum(T v, T *scratch) { return block_reduce(v, sum{}, scratch); }
 
 } // namespace wk

@@ -229,6 +229,28 @@ template <class T> __device__ inline T warp_broadcast_masked(T v, int src_lane, 
     return shfl(mask, v, src_lane);
 }
 
+/* ----------------------------------------------------- ballot compaction */
+
+/* Stream compaction within a warp: each lane of `mask` (the calling lanes,
+ * any subset) votes whether it keeps its element. The kept lanes are packed
+ * in lane order; a lane's slot is the number of kept lanes below it, the
+ * population count of the vote's lower bits, and *count is how many the
+ * warp keeps. A lane that keeps nothing gets the slot its element would
+ * have had, which callers ignore. Only lanes of `mask` vote: a lane outside
+ * it counts as not keeping. */
+__device__ inline unsigned warp_compact(bool keep, unsigned mask, unsigned *count)
+{
+    const unsigned kept = __ballot_sync(mask, keep);
+    *count = __popc(kept);
+    return __popc(kept & lanes_below());
+}
+
+/* The full-warp form: all 32 lanes call it. */
+__device__ inline unsigned warp_compact(bool keep, unsigned *count)
+{
+    return warp_compact(keep, full_mask, count);
+}
+
 /* ------------------------------------------------------ named shorthands */
 
 template <class T> __device__ inline T warp_sum(T v) { return warp_reduce(v, sum{}); }

@@ -17,6 +17,7 @@ wk_status wk_fail(wk_status status, const char *fmt, ...)
 void wk_clear_error(void);
 
 int wk_dtype_valid(int dtype);
+int wk_compare_valid(int compare);
 int wk_op_valid(int op);
 int wk_dtype_is_float(wk_dtype dtype);
 int wk_op_is_arg(wk_op op);

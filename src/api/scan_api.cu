@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "scan/launch.h"
 #include "scan_slots.h"
+#include "select/plan.h"
 #include "validate.h"
 
 #include <cuda_runtime.h>
@@ -14,19 +15,6 @@ static const scan_launcher launchers[WK_DTYPE_COUNT] = {
     wk_scan_launch_i32, wk_scan_launch_u32, wk_scan_launch_i64, wk_scan_launch_u64,
     wk_scan_launch_f32, wk_scan_launch_f64, wk_scan_launch_f16, wk_scan_launch_bf16,
 };
-
-/* Tiles one call may have: a grid of one block per tile, and few enough
- * that the stale-word sweep (scan_kernel.cuh) stays within 2^30 calls. */
-static const size_t max_tiles = WK_SCAN_MAX_TILES;
-
-/* n elements of elem bytes fit the address space and the tile limit. */
-static wk_status check_size(size_t n, size_t elem, const char *fn)
-{
-    wk_status status = wk_check_extent(n, elem, fn);
-    if (status == WK_SUCCESS && wk_scan_max_tiles(n, elem) > max_tiles)
-        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: n = %zu needs more than 2^29 tiles", fn, n);
-    return status;
-}
 
 /* Everything that can be checked before a launch. Runs with the context's
  * device current, so that pointer queries touch no other device. */
@@ -40,7 +28,7 @@ static wk_status check_scan(const wk_context *ctx, const void *d_in, const void 
         return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is a reduction; scans take sum, min, max and the bitwise ops",
                        fn, wk_op_name(op));
     size_t elem = wk_dtype_size(dtype);
-    if ((status = check_size(n, elem, fn)) != WK_SUCCESS)
+    if ((status = wk_check_tile_count(n, elem, fn)) != WK_SUCCESS)
         return status;
     if (n == 0)
         return WK_SUCCESS; /* nothing is read or written: any pointers do */
@@ -53,26 +41,6 @@ static wk_status check_scan(const wk_context *ctx, const void *d_in, const void 
     return WK_SUCCESS;
 }
 
-/* Grows the tile-status slots for this call if needed. Growing enqueues an
- * allocation, which a graph being captured must not record behind the
- * caller's back: such a call fails and asks for wk_scan_reserve. */
-static wk_status ensure_slots(wk_context *ctx, size_t tiles, cudaStream_t stream, const char *fn)
-{
-    wk_scan_slot_view slots = wk_scan_slots_view(ctx);
-    if (tiles <= slots.tiles)
-        return WK_SUCCESS;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
-    if (err != cudaSuccess)
-        return wk_cuda_fail(err, fn);
-    if (capture != cudaStreamCaptureStatusNone)
-        return wk_fail(WK_ERROR_UNSUPPORTED,
-                       "%s: this input needs %zu tile slots and the context has %zu; call wk_scan_reserve "
-                       "before capturing",
-                       fn, tiles, slots.tiles);
-    return wk_scan_slots_cover(ctx, tiles, 0, stream, fn);
-}
-
 /* Checks, plans and launches; the caller has made ctx's device current. */
 static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                               int exclusive, wk_value init, cudaStream_t stream, const char *fn)
@@ -83,7 +51,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     wk_scan_launch l;
     if (wk_plan_scan((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
-    if ((status = ensure_slots(ctx, l.plan.tiles, stream, fn)) != WK_SUCCESS)
+    if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, fn)) != WK_SUCCESS)
         return status;
     l.in = d_in;
     l.out = d_out;
@@ -124,9 +92,11 @@ extern "C" wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)
         if (!wk_dtype_valid(dtype))
             return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, (int)dtype);
         size_t elem = wk_dtype_size(dtype);
-        wk_status status = check_size(n, elem, fn);
+        wk_status status = wk_check_tile_count(n, elem, fn);
         if (status != WK_SUCCESS)
             return status;
-        return wk_scan_slots_cover(ctx, wk_scan_max_tiles(n, elem), 1, 0, fn);
+        /* The select plans its own tiles: cover whichever needs more. */
+        size_t scan_tiles = wk_scan_max_tiles(n, elem), select_tiles = wk_select_max_tiles(n, elem);
+        return wk_scan_slots_cover(ctx, scan_tiles > select_tiles ? scan_tiles : select_tiles, 1, 0, fn);
     });
 }

@@ -4,6 +4,7 @@
 #include "context.h"
 #include "internal.h"
 #include "scan/plan.h"
+#include "validate.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -99,4 +100,32 @@ extern "C" wk_scan_slot_view wk_scan_slots_view(const wk_context *ctx)
     v.wide = reinterpret_cast<unsigned long long *>(base + narrow_bytes(s->tiles));
     v.tiles = s->tiles;
     return v;
+}
+
+wk_status wk_check_tile_count(size_t n, size_t elem, const char *fn)
+{
+    wk_status status = wk_check_extent(n, elem, fn);
+    if (status == WK_SUCCESS && wk_scan_max_tiles(n, elem) > WK_SCAN_MAX_TILES)
+        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: n = %zu needs more than 2^29 tiles", fn, n);
+    return status;
+}
+
+/* Growing enqueues an allocation, which a graph being captured must not
+ * record behind the caller's back: such a call fails and asks for
+ * wk_scan_reserve. */
+wk_status wk_scan_slots_ensure(wk_context *ctx, size_t tiles, cudaStream_t stream, const char *fn)
+{
+    wk_scan_slot_view slots = wk_scan_slots_view(ctx);
+    if (tiles <= slots.tiles)
+        return WK_SUCCESS;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, fn);
+    if (capture != cudaStreamCaptureStatusNone)
+        return wk_fail(WK_ERROR_UNSUPPORTED,
+                       "%s: this input needs %zu tile slots and the context has %zu; call wk_scan_reserve "
+                       "before capturing",
+                       fn, tiles, slots.tiles);
+    return wk_scan_slots_cover(ctx, tiles, 0, stream, fn);
 }

@@ -33,6 +33,16 @@ wk_status wk_scan_slots_cover(wk_context *ctx, size_t tiles, int may_sync, cudaS
 
 wk_scan_slot_view wk_scan_slots_view(const wk_context *ctx);
 
+/* Makes the slots cover `tiles` tiles before a call on `stream`, growing
+ * them stream-ordered if needed; a stream being captured cannot grow them
+ * (WK_ERROR_UNSUPPORTED). */
+wk_status wk_scan_slots_ensure(wk_context *ctx, size_t tiles, cudaStream_t stream, const char *fn);
+
+/* n elements of elem bytes fit the address space and a grid of at most
+ * WK_SCAN_MAX_TILES tiles (one block per tile; the stale-word sweep of
+ * scan/tile_order.cuh needs fewer than 2^30 tiles). */
+wk_status wk_check_tile_count(size_t n, size_t elem, const char *fn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,6 +62,14 @@ const char *wk_op_name(wk_op op)
     return wk_op_valid(op) ? names[op] : "?";
 }
 
+const char *wk_compare_name(wk_compare compare)
+{
+    static const char *const names[WK_COMPARE_COUNT] = {"less", "less_equal", "greater", "greater_equal", "equal",
+                                                        "not_equal", "in_range", "is_nan", "not_nan"};
+    return wk_compare_valid(compare) ? names[compare] : "?";
+}
+
+int wk_compare_valid(int compare) { return compare >= 0 && compare < WK_COMPARE_COUNT; }
 int wk_dtype_valid(int dtype) { return dtype >= 0 && dtype < WK_DTYPE_COUNT; }
 int wk_op_valid(int op) { return op >= 0 && op < WK_OP_COUNT; }
 

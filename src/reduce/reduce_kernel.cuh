@@ -12,6 +12,7 @@
 #ifndef WARPKIT_REDUCE_KERNEL_CUH
 #define WARPKIT_REDUCE_KERNEL_CUH
 
+#include "common/chained_launch.cuh"
 #include "common/vector.cuh"
 #include "launch.h"
 #include "reducers.cuh"
@@ -75,17 +76,13 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
      * the stream still runs. Wait for that kernel's completion and memory
      * before touching any memory. Only launch latency overlaps; the order of
      * memory effects is the stream's. */
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    wait_for_previous_kernel();
 
     P acc = fold_thread_share<R, Unroll>(in, plan);
     /* Let the next launch be scheduled once this block has read its share:
      * its blocks then wait through this grid's tail, not its whole run, so
      * they hold SM resources only briefly. */
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    allow_next_kernel();
     acc = block_reduce(acc, op, scratch);
 
     if (gridDim.x == 1) {
@@ -120,17 +117,9 @@ template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
     auto kernel = l->plan.shape == WK_SHAPE_DEEP
                       ? reduce_kernel<R, WK_DEEP_THREADS, WK_DEEP_BLOCKS_PER_SM, WK_DEEP_UNROLL>
                       : reduce_kernel<R, WK_WIDE_THREADS, WK_WIDE_BLOCKS_PER_SM, WK_WIDE_UNROLL>;
-    cudaLaunchAttribute overlap;
-    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(l->plan.grid);
-    config.blockDim = dim3(l->plan.block);
-    config.stream = l->stream;
-    config.attrs = &overlap;
-    config.numAttrs = l->overlap_launch ? 1 : 0;
-    return cudaLaunchKernelEx(&config, kernel, static_cast<const typename R::storage *>(l->in), l->plan,
-                              l->out, static_cast<typename R::partial *>(l->partials), l->ticket);
+    return launch_chained(kernel, l->plan.grid, l->plan.block, 0, l->stream, l->overlap_launch != 0,
+                          static_cast<const typename R::storage *>(l->in), l->plan, l->out,
+                          static_cast<typename R::partial *>(l->partials), l->ticket);
 }
 
 /* Picks the reducer for an op; bitwise ops exist for integer types only. */

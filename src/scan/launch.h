@@ -10,12 +10,14 @@ extern "C" {
 #endif
 
 /* Device words that let every call start without an initialisation launch.
- * Blocks take tile numbers from next_tile in the order they start and stamp
- * their status words with epoch + 1; the block that takes the last number
- * resets next_tile and advances epoch, so the next call's stamps never match
- * a status left by this one. Zero at context creation. */
+ * A call's stamp is epoch + 1. `ticket` holds the low 30 bits of epoch in
+ * its high half and the next tile number in its low half, so that one
+ * relaxed atomic add gives a block both its tile and its call's stamp,
+ * with no fence. The block that takes the last number advances epoch and
+ * resets ticket for the next call, whose blocks cannot start before this
+ * kernel has finished (tile_order.cuh). Zero at context creation. */
 typedef struct wk_scan_state {
-    unsigned long long next_tile;
+    unsigned long long ticket;
     unsigned long long epoch;
 } wk_scan_state;
 

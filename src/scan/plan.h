@@ -52,6 +52,11 @@ typedef struct wk_scan_plan {
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan);
 
+/* The same for a given tile shape: `vectors` 16-byte vectors per thread.
+ * The select plans with it (select/plan.h). */
+int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, unsigned vectors,
+                  wk_scan_plan *plan);
+
 /* Most tiles a scan of n elements of elem_size bytes needs at any alignment:
  * the status slots the workspace must hold for it. */
 size_t wk_scan_max_tiles(size_t n, size_t elem_size);

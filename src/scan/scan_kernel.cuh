@@ -21,9 +21,13 @@
 #ifndef WARPKIT_SCAN_KERNEL_CUH
 #define WARPKIT_SCAN_KERNEL_CUH
 
+#include "common/chained_launch.cuh"
+#include "common/value.cuh"
 #include "common/vector.cuh"
 #include "launch.h"
 #include "reduce/reducers.cuh"
+#include "tile_io.cuh"
+#include "tile_order.cuh"
 #include "tile_status.cuh"
 
 #include <cstring>
@@ -40,53 +44,6 @@ constexpr int threads = WK_SCAN_THREADS;
 constexpr int warps = WK_SCAN_THREADS / 32;
 static_assert(warps <= 32, "the warp totals are scanned by one warp");
 static_assert(WK_SCAN_THREADS % 32 == 0, "whole warps");
-
-/* Where a launch reads and writes, seen from the 16-byte boundary below
- * d_in: element e of the virtual array is d_in[e - offset]. */
-template <class S> struct tile_io {
-    const S *in;      /* d_in - offset; only [offset, offset + n) is touched */
-    S *out;           /* d_out - offset, likewise                            */
-    size_t first;     /* offset                                              */
-    size_t end;       /* offset + n                                          */
-    bool vector_stores;
-    bool in_place;
-
-    __device__ vec<S> load(size_t q, S fill) const
-    {
-        constexpr size_t V = vec<S>::size;
-        size_t e0 = q * V;
-        if (e0 >= first && e0 + V <= end) {
-            const vec<S> *p = reinterpret_cast<const vec<S> *>(in + e0);
-            return in_place ? load_vec_coherent(p) : load_vec(p);
-        }
-        vec<S> v;
-#pragma unroll
-        for (int e = 0; e < vec<S>::size; ++e)
-            v.e[e] = (e0 + e >= first && e0 + e < end) ? in[e0 + e] : fill;
-        return v;
-    }
-
-    __device__ void store(size_t q, const vec<S> &v) const
-    {
-        constexpr size_t V = vec<S>::size;
-        size_t e0 = q * V;
-        if (vector_stores && e0 >= first && e0 + V <= end) {
-            store_vec(reinterpret_cast<vec<S> *>(out + e0), v);
-            return;
-        }
-#pragma unroll
-        for (int e = 0; e < vec<S>::size; ++e)
-            if (e0 + e >= first && e0 + e < end)
-                out[e0 + e] = v.e[e];
-    }
-};
-
-template <class S> __device__ inline S value_of(const wk_value &v)
-{
-    S s;
-    memcpy(&s, &v, sizeof s);
-    return s;
-}
 
 /* The value that leaves every other unchanged under op. For float sums
  * that is -0.0, not the 0 of wk::sum: -0.0 + x is x for every x, so an
@@ -111,36 +68,9 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-/* Values of 4 bytes share a 64-bit word with their status; values of 8
- * bytes take two, one per half. */
-template <class P> using status_of =
-    typename std::conditional<sizeof(P) == 4, packed_status<P>, pair_status<P>>::type;
-
-template <class P> __device__ inline status_of<P> make_status(unsigned long long *words, unsigned long long stamp)
-{
-    return status_of<P>{words, (unsigned)(stamp & 0x3fffffffu)};
-}
-
-/* Status words keep 30 bits of stamp, so a word left untouched for 2^30
- * calls could look current. Each call clears the words of one tile it does
- * not use, in turn; every word is then rewritten or cleared at least once
- * in `capacity` calls, and capacity stays below 2^30: at most
- * WK_SCAN_MAX_TILES (2^29) grown by half. */
-template <class P>
-__device__ inline void sweep_stale(unsigned long long *words, unsigned long long capacity, unsigned long long stamp,
-                                   unsigned tiles)
-{
-    constexpr unsigned per_tile = sizeof(P) == 4 ? 1 : 2;
-    unsigned long long k = stamp % capacity;
-    if (k >= tiles)
-        for (unsigned w = 0; w < per_tile; ++w)
-            words[k * per_tile + w] = 0ull;
-}
-
 template <class S, class Op, bool Exclusive, int rounds, int MinBlocks>
 __global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
-scan_kernel(tile_io<S> io, wk_value init, wk_scan_state *state, unsigned long long *words,
-            unsigned long long capacity)
+scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 {
     using P = typename accumulator<S, Op>::type;
     constexpr int V = vec<S>::size;
@@ -151,27 +81,9 @@ scan_kernel(tile_io<S> io, wk_value init, wk_scan_state *state, unsigned long lo
 
     /* Programmatic dependent launch (sm_90+): wait for the previous kernel
      * in the stream, its memory and the state words it left. */
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-    /* The tile number comes from a counter, in the order blocks start; the
-     * block that takes the last number knows every block has read the
-     * stamp and taken its number, and resets both for the next call. */
-    unsigned long long taken = 0;
-    if (threadIdx.x == 0) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> epoch(state->epoch);
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> next(state->next_tile);
-        unsigned long long stamp = epoch.load(cuda::memory_order_relaxed) + 1;
-        taken = next.fetch_add(1ull, cuda::memory_order_acq_rel);
-        if (taken == gridDim.x - 1) {
-            next.store(0ull, cuda::memory_order_relaxed);
-            epoch.store(stamp, cuda::memory_order_relaxed);
-            sweep_stale<P>(words, capacity, stamp, gridDim.x);
-        }
-        s_stamp = stamp;
-    }
+    wait_for_previous_kernel();
     /* Blocks almost always start in index order, so the tile is almost
-     * always blockIdx.x: its loads go out while the counter answers, and
+     * always blockIdx.x: its loads go out before the counter is asked, and
      * are redone in the rare other case. */
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
     const S fill = neutral<S>(op);
@@ -181,7 +93,7 @@ scan_kernel(tile_io<S> io, wk_value init, wk_scan_state *state, unsigned long lo
     for (int k = 0; k < rounds; ++k)
         x[k] = io.load((size_t)blockIdx.x * (threads * rounds) + lane_vec + 32 * k, fill);
     if (threadIdx.x == 0)
-        s_tile = taken;
+        s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
     __syncthreads();
     const unsigned long long tile = s_tile;
     const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
@@ -190,9 +102,7 @@ scan_kernel(tile_io<S> io, wk_value init, wk_scan_state *state, unsigned long lo
         for (int k = 0; k < rounds; ++k)
             x[k] = io.load(first_vec + 32 * k, fill);
     }
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+    allow_next_kernel();
 
     /* Per round: the prefix of the warp's earlier rounds combined with the
      * prefix of the lanes before this one. */
@@ -217,7 +127,7 @@ scan_kernel(tile_io<S> io, wk_value init, wk_scan_state *state, unsigned long lo
         P inclusive = warp_inclusive_scan(warp_total, op);
         P aggregate = shfl(full_mask, inclusive, warps - 1);
         P warp_prefix = shift_up_one(inclusive, op);
-        const status_of<P> ts = make_status<P>(words, s_stamp);
+        const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
         if (tile == 0) {
             tile_prefix = Exclusive ? to_acc<P>(value_of<S>(init)) : neutral<P>(op);
@@ -270,17 +180,9 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
                                            : (l->exclusive ? scan_kernel<S, Op, true, small, 1>
                                                            : scan_kernel<S, Op, false, small, 1>);
 
-    cudaLaunchAttribute overlap;
-    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)l->plan.tiles);
-    config.blockDim = dim3(l->plan.block);
-    config.stream = l->stream;
-    config.attrs = &overlap;
-    config.numAttrs = l->overlap_launch ? 1 : 0;
-    unsigned long long *words = sizeof(P) == 4 ? l->narrow_words : l->wide_words;
-    return cudaLaunchKernelEx(&config, kernel, io, l->init, l->state, words, l->capacity);
+    const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
+    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
+                          l->init, slots);
 }
 
 /* Picks the kernel for an op; bitwise ops exist for integer types only. */

@@ -18,6 +18,7 @@
 #ifndef WARPKIT_SCAN_TILE_STATUS_CUH
 #define WARPKIT_SCAN_TILE_STATUS_CUH
 
+#include "tile_order.cuh"
 #include "warpkit/warp.cuh"
 
 #include <cuda/atomic>
@@ -93,6 +94,17 @@ template <class P> struct pair_status {
     __device__ void acquire() const {}
     __device__ P value(unsigned long long, unsigned long long, P polled) const { return polled; }
 };
+
+/* Values of 4 bytes share a 64-bit word with their status; values of 8
+ * bytes take two, one per half. */
+template <class P> using status_of =
+    typename std::conditional<sizeof(P) == 4, packed_status<P>, pair_status<P>>::type;
+
+template <class P> __device__ inline status_of<P> make_status(const tile_slots &slots, unsigned long long stamp)
+{
+    static_assert(sizeof(P) == 4 || sizeof(P) == 8, "status values take 4 or 8 bytes");
+    return status_of<P>{sizeof(P) == 4 ? slots.narrow : slots.wide, (unsigned)(stamp & 0x3fffffffu)};
+}
 
 /* Windows of 32 tiles a look-back keeps before it waits: values of up to
  * lookback_windows * 32 tiles are folded in shared memory. */

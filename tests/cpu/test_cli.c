@@ -109,6 +109,10 @@ int main(void)
     const char *p1[] = {"warpkit", "bench", "--op", "scan", "--max-n", "2^20"};
     wk_expect(&t, parse(&o, 6, p1) == 0 && o.primitive == WK_PRIMITIVE_SCAN && o.max_n == ((size_t)1 << 20),
               "bench --op scan");
+    const char *p1s[] = {"warpkit", "bench", "--op", "select", "--min-n", "2^12", "--json", "sel.json"};
+    wk_expect(&t, parse(&o, 8, p1s) == 0 && o.primitive == WK_PRIMITIVE_SELECT && o.min_n == 4096 &&
+                      strcmp(o.json_path, "sel.json") == 0,
+              "bench --op select");
     const char *p2[] = {"warpkit", "ladder", "--op", "scan", "--op", "reduce"};
     wk_expect(&t, parse(&o, 6, p2) == 0 && o.primitive == WK_PRIMITIVE_REDUCE, "the last --op wins");
     const char *p3[] = {"warpkit", "ladder", "--op", "scan", "--only", "s1,s123,cub", "--dtype", "f32"};
@@ -121,13 +125,14 @@ int main(void)
     wk_expect(&t, parse(&o, 3, p5) == -1, "--op without a value");
     const char *p6[] = {"warpkit", "bench", "--op", "sum"};
     wk_expect(&t, parse(&o, 4, p6) == -1, "--op takes a primitive, not a reduce op");
-    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SCAN; ++k) {
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SELECT; ++k) {
         wk_primitive got;
         wk_expect(&t, wk_parse_primitive(wk_primitive_name((wk_primitive)k), &got) == 0 && got == (wk_primitive)k,
                   "primitive round trip");
     }
     wk_primitive prim;
-    wk_expect(&t, wk_parse_primitive(NULL, &prim) == -1 && wk_parse_primitive("Scan", &prim) == -1,
+    wk_expect(&t, wk_parse_primitive(NULL, &prim) == -1 && wk_parse_primitive("Scan", &prim) == -1 &&
+                      wk_parse_primitive("selects", &prim) == -1,
               "primitive names are exact");
 
     for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k) {

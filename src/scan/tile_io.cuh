@@ -1,0 +1,57 @@
+/* A launch's view of its input and output: the data seen from the 16-byte
+ * boundary at or below d_in, cut into 16-byte vectors (scan/plan.h), with
+ * element-by-element access for the vectors that straddle either end. */
+#ifndef WARPKIT_SCAN_TILE_IO_CUH
+#define WARPKIT_SCAN_TILE_IO_CUH
+
+#include "common/vector.cuh"
+
+#include <cstddef>
+
+namespace wk {
+namespace scan {
+
+/* Where a launch reads and writes, seen from the 16-byte boundary below
+ * d_in: element e of the virtual array is d_in[e - offset]. */
+template <class S> struct tile_io {
+    const S *in;      /* d_in - offset; only [offset, offset + n) is touched */
+    S *out;           /* d_out - offset, likewise                            */
+    size_t first;     /* offset                                              */
+    size_t end;       /* offset + n                                          */
+    bool vector_stores;
+    bool in_place;
+
+    __device__ vec<S> load(size_t q, S fill) const
+    {
+        constexpr size_t V = vec<S>::size;
+        size_t e0 = q * V;
+        if (e0 >= first && e0 + V <= end) {
+            const vec<S> *p = reinterpret_cast<const vec<S> *>(in + e0);
+            return in_place ? load_vec_coherent(p) : load_vec(p);
+        }
+        vec<S> v;
+#pragma unroll
+        for (int e = 0; e < vec<S>::size; ++e)
+            v.e[e] = (e0 + e >= first && e0 + e < end) ? in[e0 + e] : fill;
+        return v;
+    }
+
+    __device__ void store(size_t q, const vec<S> &v) const
+    {
+        constexpr size_t V = vec<S>::size;
+        size_t e0 = q * V;
+        if (vector_stores && e0 >= first && e0 + V <= end) {
+            store_vec(reinterpret_cast<vec<S> *>(out + e0), v);
+            return;
+        }
+#pragma unroll
+        for (int e = 0; e < vec<S>::size; ++e)
+            if (e0 + e >= first && e0 + e < end)
+                out[e0 + e] = v.e[e];
+    }
+};
+
+} // namespace scan
+} // namespace wk
+
+#endif

@@ -1,0 +1,72 @@
+/* How the blocks of a chained launch (scan, select) get their tile numbers
+ * and their call's stamp, and how the status words stay fresh without an
+ * initialisation launch. */
+#ifndef WARPKIT_SCAN_TILE_ORDER_CUH
+#define WARPKIT_SCAN_TILE_ORDER_CUH
+
+#include "launch.h"
+
+#include <cuda/atomic>
+
+namespace wk {
+namespace scan {
+
+/* The context's tile-status words and the state that orders their use.
+ * Scans and selects share them: calls on a context are stream-ordered, and
+ * every call stamps its words with a stamp no earlier call used. */
+struct tile_slots {
+    wk_scan_state *state;
+    unsigned long long *narrow; /* one word per tile: 4-byte values     */
+    unsigned long long *wide;   /* two words per tile: 8-byte values    */
+    unsigned long long capacity; /* tiles each family covers             */
+};
+
+/* Status words keep 30 bits of stamp, so a word left untouched for 2^30
+ * calls could look current. Each call clears, in both families, the words
+ * of tile stamp % capacity, unless it uses them itself; every word is then
+ * rewritten or cleared at least once in `capacity` calls, whichever family
+ * the calls in between used, and capacity stays below 2^30: at most
+ * WK_SCAN_MAX_TILES (2^29) grown by half. */
+__device__ inline void sweep_stale(const tile_slots &slots, unsigned long long stamp, unsigned tiles, bool wide)
+{
+    unsigned long long k = stamp % slots.capacity;
+    bool in_use = k < tiles;
+    if (!(in_use && !wide))
+        slots.narrow[k] = 0ull;
+    if (!(in_use && wide)) {
+        slots.wide[2 * k] = 0ull;
+        slots.wide[2 * k + 1] = 0ull;
+    }
+}
+
+/* Run by one thread of each block. The tile number comes from a counter, in
+ * the order blocks start, so every tile a block waits on is held by a block
+ * that is already running. Tile and stamp come from one relaxed atomic add
+ * on `ticket`: a fenced (acquire-release) add measured slower on an H100,
+ * and one word needs no ordering between two. The block that takes the
+ * last number knows every block of the call has taken its number and
+ * stamp; it advances the epoch, resets the ticket and sweeps. The next
+ * call's blocks wait for this kernel to finish (griddepcontrol.wait, or
+ * plain stream order) before they touch either word. `wide`: the call's
+ * values take two words per tile. */
+__device__ inline unsigned long long claim_tile(const tile_slots &slots, bool wide, unsigned long long *stamp_out)
+{
+    constexpr unsigned long long stamp_mask = 0x3fffffffull;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ticket(slots.state->ticket);
+    const unsigned long long taken_word = ticket.fetch_add(1ull, cuda::memory_order_relaxed);
+    const unsigned long long taken = taken_word & 0xffffffffull;
+    *stamp_out = ((taken_word >> 32) + 1) & stamp_mask;
+    if (taken == gridDim.x - 1) {
+        const unsigned long long stamp = slots.state->epoch + 1; /* this call's, in full */
+        slots.state->epoch = stamp;
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(slots.state->ticket)
+            .store((stamp & stamp_mask) << 32, cuda::memory_order_relaxed);
+        sweep_stale(slots, stamp, gridDim.x, wide);
+    }
+    return taken;
+}
+
+} // namespace scan
+} // namespace wk
+
+#endif

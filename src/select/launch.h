@@ -1,0 +1,60 @@
+/* The boundary between the host API and the per-dtype select kernels. */
+#ifndef WARPKIT_SELECT_LAUNCH_H
+#define WARPKIT_SELECT_LAUNCH_H
+
+#include "scan/launch.h"
+#include "scan/plan.h"
+#include "warpkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a select keeps and where it writes it. */
+typedef enum wk_select_mode {
+    WK_SELECT_IF = 0,      /* kept elements, by predicate                     */
+    WK_SELECT_FLAGGED = 1, /* kept elements, by nonzero flag bytes            */
+    WK_PARTITION_IF = 2,   /* kept in order, then the rest in reverse order   */
+    WK_UNIQUE = 3,         /* first element of each run of equal elements     */
+    WK_WHERE = 4           /* int64 indices of the kept elements              */
+} wk_select_mode;
+
+#define WK_SELECT_MODE_COUNT 5
+
+/* Counts of kept elements fit 32 bits below this many elements; from here
+ * on the tiles' prefixes take 64 bits (and two status words). */
+#define WK_SELECT_WIDE_COUNTS_FROM ((size_t)1 << 31)
+
+/* Everything one launch needs; arguments are already validated. The plan
+ * comes from wk_plan_select (select/plan.h). */
+typedef struct wk_select_launch {
+    const void *in;
+    const unsigned char *flags; /* WK_SELECT_FLAGGED only                    */
+    void *out;                  /* elements, or int64 indices for WK_WHERE    */
+    unsigned long long *count;  /* the number kept, written by the last tile  */
+    wk_scan_plan plan;
+    wk_select_mode mode;
+    wk_predicate predicate;     /* WK_SELECT_IF, WK_PARTITION_IF, WK_WHERE    */
+    wk_scan_state *state;
+    unsigned long long *narrow_words;
+    unsigned long long *wide_words;
+    unsigned long long capacity;
+    int overlap_launch;         /* programmatic stream serialization (sm_90+) */
+    cudaStream_t stream;
+} wk_select_launch;
+
+/* One launcher per dtype, each in its own translation unit. */
+cudaError_t wk_select_launch_i32(const wk_select_launch *launch);
+cudaError_t wk_select_launch_u32(const wk_select_launch *launch);
+cudaError_t wk_select_launch_i64(const wk_select_launch *launch);
+cudaError_t wk_select_launch_u64(const wk_select_launch *launch);
+cudaError_t wk_select_launch_f32(const wk_select_launch *launch);
+cudaError_t wk_select_launch_f64(const wk_select_launch *launch);
+cudaError_t wk_select_launch_f16(const wk_select_launch *launch);
+cudaError_t wk_select_launch_bf16(const wk_select_launch *launch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

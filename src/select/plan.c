@@ -1,0 +1,20 @@
+#include "plan.h"
+
+int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *plan)
+{
+    unsigned vectors = n * elem_size < WK_SELECT_LARGE_FROM_BYTES ? WK_SELECT_SMALL_VECTORS : WK_SELECT_LARGE_VECTORS;
+    /* Outputs are packed, never stored as whole vectors of the input's
+     * alignment: the output address does not matter. */
+    return wk_plan_tiles(in_addr, in_addr, n, elem_size, vectors, plan);
+}
+
+size_t wk_select_max_tiles(size_t n, size_t elem_size)
+{
+    if (elem_size == 0 || WK_SCAN_VECTOR_BYTES % elem_size != 0 || n == 0)
+        return 0;
+    wk_scan_plan plan;
+    size_t worst_offset = WK_SCAN_VECTOR_BYTES / elem_size - 1;
+    if (wk_plan_select(worst_offset * elem_size, n, elem_size, &plan) != 0)
+        return 0;
+    return plan.tiles;
+}

@@ -1,0 +1,34 @@
+/* Launch planning for select, partition, unique and where: the scan's tiles
+ * (scan/plan.h) in the select's own two shapes. Pure C. */
+#ifndef WARPKIT_SELECT_PLAN_H
+#define WARPKIT_SELECT_PLAN_H
+
+#include "scan/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Measured on an H100 with f32 select-if (docs/select.md): below 8 MiB of
+ * input, 512 threads with 2 vectors each (16 KiB tiles, 3 blocks per SM)
+ * spread the input over more SMs; from 8 MiB on, 8 vectors each (64 KiB
+ * tiles, 2 blocks per SM) shorten the chain of prefixes, as for the scan. */
+#define WK_SELECT_SMALL_VECTORS 2
+#define WK_SELECT_SMALL_MIN_BLOCKS 3
+#define WK_SELECT_LARGE_VECTORS WK_SCAN_LARGE_VECTORS
+#define WK_SELECT_LARGE_MIN_BLOCKS WK_SCAN_LARGE_MIN_BLOCKS
+#define WK_SELECT_LARGE_FROM_BYTES ((size_t)8 << 20)
+
+/* Plans a select of n elements of elem_size bytes at in_addr. Returns 0 on
+ * success, -1 for bad arguments. */
+int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *plan);
+
+/* Most tiles a select of n elements of elem_size bytes needs at any
+ * alignment. */
+size_t wk_select_max_tiles(size_t n, size_t elem_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

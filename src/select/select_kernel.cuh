@@ -1,0 +1,348 @@
+/* The device-wide select, partition, unique and where: one launch, one tile
+ * per block, tiles chained by the scan's decoupled look-back
+ * (scan/tile_status.cuh) over counts of kept elements.
+ *
+ * Tiles have the scan's shape and layout (scan/scan_kernel.cuh): warp w owns
+ * a contiguous run of 32 * K vectors and reads it in K rounds of one 16-byte
+ * vector per lane. For each tile:
+ *  - each lane marks the elements of each of its vectors that are kept, as
+ *    a bit mask;
+ *  - per round, one __ballot_sync per element position gives every lane the
+ *    number of kept elements of the lanes below it (the population count of
+ *    the lower lanes' votes, wk::warp_compact), and the round's count;
+ *  - the block scans its warps' counts; warp 0 publishes the tile's count,
+ *    looks back for the number kept before the tile and publishes the sum;
+ *  - per round, each warp packs its kept elements in order into a shared
+ *    staging buffer and copies them out with consecutive lanes, so that the
+ *    global stores are contiguous whatever the selectivity.
+ * wk_partition_if also packs the rejected elements from the far end of the
+ * staging buffer and writes them backwards from the end of the output. The
+ * last tile writes the total count. Counts are integers, so the look-back
+ * folds as a tree and the output is the same on every run. */
+#ifndef WARPKIT_SELECT_KERNEL_CUH
+#define WARPKIT_SELECT_KERNEL_CUH
+
+#include "common/chained_launch.cuh"
+#include "common/vector.cuh"
+#include "launch.h"
+#include "plan.h"
+#include "predicate.cuh"
+#include "scan/tile_io.cuh"
+#include "scan/tile_order.cuh"
+#include "scan/tile_status.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace wk {
+namespace select {
+
+using scan::claim_tile;
+using scan::FLAG_AGGREGATE;
+using scan::FLAG_INCLUSIVE;
+using scan::lookback_windows;
+using scan::tile_io;
+using scan::tile_slots;
+
+constexpr int threads = WK_SCAN_THREADS;
+constexpr int warps = WK_SCAN_THREADS / 32;
+
+/* What a launch reads and writes. Element v of the virtual array (plan.h)
+ * is d_in[v - first], and its flag d_flags[v - first]; outputs are packed
+ * from d_out[0]. */
+template <class S> struct select_io {
+    tile_io<S> src;                 /* the input; its `out` is unused          */
+    const unsigned char *flags;     /* d_flags - first (WK_SELECT_FLAGGED)     */
+    void *out;
+    unsigned long long *count;
+    size_t n;
+};
+
+/* What a mode writes: elements, or int64 indices for wk_where. */
+template <class S, int Mode> using output_t = typename std::conditional<Mode == WK_WHERE, long long, S>::type;
+
+/* The flag bytes of one vector's elements, one per byte; the width is the
+ * vector's element count. */
+template <int V> using flag_word = typename std::conditional<(V > 4), unsigned long long, unsigned>::type;
+
+/* Bit e set when element q * V + e is inside the data. */
+template <int V> __device__ inline unsigned valid_bits(size_t e0, size_t first, size_t end)
+{
+    if (e0 >= first && e0 + V <= end)
+        return (1u << V) - 1u;
+    unsigned bits = 0;
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+        bits |= (unsigned)(e0 + e >= first && e0 + e < end) << e;
+    return bits;
+}
+
+/* Flags of vector q, byte e for element q * V + e (0 outside the data).
+ * Where the vector is whole and its flags aligned, one load reads them. */
+template <class S> __device__ inline flag_word<vec<S>::size> load_flags(const select_io<S> &io, size_t q)
+{
+    constexpr int V = vec<S>::size;
+    using W = flag_word<V>;
+    const size_t e0 = q * V;
+    const unsigned char *p = io.flags + e0;
+    if (e0 >= io.src.first && e0 + V <= io.src.end && reinterpret_cast<uintptr_t>(p) % V == 0) {
+        if constexpr (V == 2)
+            return __ldg(reinterpret_cast<const unsigned short *>(p));
+        else if constexpr (V == 4)
+            return __ldg(reinterpret_cast<const unsigned *>(p));
+        else
+            return __ldg(reinterpret_cast<const unsigned long long *>(p));
+    }
+    W bytes = 0;
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+        if (e0 + e >= io.src.first && e0 + e < io.src.end)
+            bytes |= (W)__ldg(p + e) << (8 * e);
+    return bytes;
+}
+
+template <int V, class W> __device__ inline unsigned nonzero_bytes(W bytes)
+{
+    unsigned bits = 0;
+#pragma unroll
+    for (int e = 0; e < V; ++e)
+        bits |= (unsigned)(((bytes >> (8 * e)) & 0xffu) != 0) << e;
+    return bits;
+}
+
+/* wk_unique: bit e set when element e0 + e starts a run, i.e. it is the
+ * first element or differs from the one before. Lane i gets the element
+ * before its vector from lane i - 1; lane 0 reads it from memory. */
+template <class S>
+__device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, size_t e0, unsigned lane)
+{
+    constexpr int V = vec<S>::size;
+    S before = shfl_up(full_mask, x.e[V - 1], 1);
+    if (lane == 0 && e0 > io.src.first && e0 - 1 < io.src.end)
+        before = io.src.in[e0 - 1];
+    unsigned bits = 0;
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        const S previous = e == 0 ? before : x.e[e - 1];
+        bits |= (unsigned)(e0 + e == io.src.first || !same(x.e[e], previous)) << e;
+    }
+    return bits;
+}
+
+/* Elements of the data before virtual index v. */
+__device__ inline size_t data_before(size_t v, size_t first, size_t end)
+{
+    return (v < first ? first : v > end ? end : v) - first;
+}
+
+template <class S, class C, int Mode, int rounds, int MinBlocks>
+__global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
+select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
+{
+    using O = output_t<S, Mode>;
+    constexpr int V = vec<S>::size;
+    constexpr unsigned stage_size = 32 * V; /* elements of one warp's round */
+    __shared__ unsigned long long s_tile, s_stamp;
+    __shared__ C s_warp[warps];
+    __shared__ C s_lookback[lookback_windows * 32];
+    __shared__ O s_stage[warps][stage_size];
+    __shared__ unsigned s_sink[warps];
+
+    wait_for_previous_kernel();
+    /* As in the scan, tile blockIdx.x is loaded before the counter is
+     * asked, and reloaded in the rare case that the block got another. */
+    const unsigned warp = threadIdx.x / 32, lane = lane_id();
+    const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
+    vec<S> x[rounds];
+    flag_word<V> flags[rounds];
+    auto load_tile = [&](size_t first) {
+#pragma unroll
+        for (int k = 0; k < rounds; ++k) {
+            x[k] = io.src.load(first + 32 * k, S());
+            if constexpr (Mode == WK_SELECT_FLAGGED)
+                flags[k] = load_flags(io, first + 32 * k);
+        }
+    };
+    load_tile((size_t)blockIdx.x * (threads * rounds) + lane_vec);
+    if (threadIdx.x == 0)
+        s_tile = claim_tile(slots, sizeof(C) == 8, &s_stamp);
+    __syncthreads();
+    const unsigned long long tile = s_tile;
+    const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
+    if (tile != blockIdx.x)
+        load_tile(first_vec);
+    allow_next_kernel();
+
+    /* Which elements are kept: bit k * V + e for element e of round k. The
+     * ballots are taken twice, here for the warp's count and again when
+     * writing, which costs less than keeping their results in registers. */
+    static_assert(rounds * V <= 64, "keep bits fit 64 bits");
+    unsigned long long keep = 0;
+#pragma unroll
+    for (int k = 0; k < rounds; ++k) {
+        const size_t e0 = (first_vec + 32 * k) * V;
+        unsigned bits;
+        if constexpr (Mode == WK_SELECT_FLAGGED)
+            bits = nonzero_bytes<V>(flags[k]);
+        else if constexpr (Mode == WK_UNIQUE)
+            bits = run_heads(io, x[k], e0, lane);
+        else
+            bits = predicate_bits(x[k], predicate);
+        bits &= valid_bits<V>(e0, io.src.first, io.src.end);
+        keep |= (unsigned long long)bits << (k * V);
+    }
+    const unsigned warp_kept = __reduce_add_sync(full_mask, (unsigned)__popcll(keep));
+    if constexpr (Mode == WK_SELECT_FLAGGED) {
+        /* In place, later tiles overwrite this tile's input once it has
+         * published its count. The count comes from the flags alone, so
+         * make every element's load complete before the block's barrier:
+         * a store of a value folded from all of them waits for each. */
+        if (io.src.in_place) {
+            unsigned folded = 0;
+#pragma unroll
+            for (int k = 0; k < rounds; ++k) {
+                unsigned words[4];
+                memcpy(words, &x[k], sizeof words);
+                folded |= words[0] ^ words[1] ^ words[2] ^ words[3];
+            }
+            folded = __reduce_or_sync(full_mask, folded);
+            if (lane == 0)
+                s_sink[warp] = folded;
+        }
+    }
+    if (lane == 0)
+        s_warp[warp] = warp_kept;
+    __syncthreads();
+
+    if (warp == 0) {
+        const C warp_total = lane < warps ? s_warp[lane] : C(0);
+        const C inclusive = warp_inclusive_scan(warp_total, sum{});
+        const C aggregate = shfl(full_mask, inclusive, warps - 1);
+        const auto ts = scan::make_status<C>(slots, s_stamp);
+        C tile_prefix = 0;
+        if (tile == 0) {
+            if (lane == 0)
+                ts.publish(0, FLAG_INCLUSIVE, aggregate);
+        } else {
+            if (lane == 0)
+                ts.publish(tile, FLAG_AGGREGATE, aggregate);
+            tile_prefix = scan::look_back(ts, tile, sum{}, s_lookback);
+            if (lane == 0)
+                ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
+        }
+        if (lane == 0 && tile == gridDim.x - 1)
+            *io.count = (unsigned long long)(tile_prefix + aggregate);
+        if (lane < warps)
+            s_warp[lane] = tile_prefix + (inclusive - warp_total);
+    }
+    __syncthreads();
+
+    /* Per round: pack the kept elements (and for a partition the rejected
+     * ones, from the far end) in the warp's staging buffer, then copy them
+     * out with consecutive lanes. */
+    O *out = static_cast<O *>(io.out);
+    O *stage = s_stage[warp];
+    C base = s_warp[warp]; /* kept elements before this warp's round */
+#pragma unroll
+    for (int k = 0; k < rounds; ++k) {
+        const size_t e0 = (first_vec + 32 * k) * V;
+        const unsigned bits = (unsigned)(keep >> (k * V)) & ((1u << V) - 1u);
+        const vec<S> &xk = x[k];
+        unsigned below = 0, round_kept = 0;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            unsigned count;
+            below += warp_compact(((bits >> e) & 1u) != 0, &count);
+            round_kept += count;
+        }
+        unsigned slot = below;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            if ((bits >> e) & 1u) {
+                if constexpr (Mode == WK_WHERE)
+                    stage[slot] = (long long)(e0 + e - io.src.first);
+                else
+                    stage[slot] = xk.e[e];
+                ++slot;
+            }
+        }
+        size_t round_start = 0, round_rejected = 0;
+        if constexpr (Mode == WK_PARTITION_IF) {
+            const size_t v0 = e0 - (size_t)lane * V; /* lane 0's first element */
+            round_start = data_before(v0, io.src.first, io.src.end);
+            const size_t lane_start = data_before(e0, io.src.first, io.src.end);
+            round_rejected = data_before(v0 + stage_size, io.src.first, io.src.end) - round_start - round_kept;
+            unsigned rejected_slot = (unsigned)(lane_start - round_start) - below;
+            const unsigned rejected = valid_bits<V>(e0, io.src.first, io.src.end) & ~bits;
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                if ((rejected >> e) & 1u)
+                    stage[stage_size - 1 - rejected_slot++] = xk.e[e];
+        }
+        __syncwarp();
+        for (unsigned j = lane; j < round_kept; j += 32)
+            out[(size_t)base + j] = stage[j];
+        if constexpr (Mode == WK_PARTITION_IF) {
+            /* Rejected elements before this round: data elements before it
+             * less the kept ones. The last rejected lands at d_out[count]. */
+            const size_t rejected_before = round_start - (size_t)base;
+            for (unsigned j = lane; j < round_rejected; j += 32)
+                out[io.n - 1 - (rejected_before + j)] = stage[stage_size - 1 - j];
+        }
+        __syncwarp();
+        base += round_kept;
+    }
+}
+
+template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_launch *l)
+{
+    select_io<S> io;
+    const size_t first = l->plan.offset;
+    io.src.in = reinterpret_cast<const S *>(reinterpret_cast<uintptr_t>(l->in) - first * sizeof(S));
+    io.src.out = nullptr;
+    io.src.first = first;
+    io.src.end = first + l->plan.n;
+    io.src.vector_stores = false;
+    io.src.in_place = l->in == l->out;
+    io.flags = reinterpret_cast<const unsigned char *>(reinterpret_cast<uintptr_t>(l->flags) - first);
+    io.out = l->out;
+    io.count = l->count;
+    io.n = l->plan.n;
+    const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
+    constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
+    const bool large_tiles = l->plan.vectors == large;
+    auto kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
+                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+    if (l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM) {
+        /* Such inputs take at least 4 GiB: always the large tiles. */
+        if (!large_tiles)
+            return cudaErrorInvalidValue;
+        kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+    }
+    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
+                          l->predicate, slots);
+}
+
+template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)
+{
+    switch (l->mode) {
+    case WK_SELECT_IF: return launch_mode<S, WK_SELECT_IF>(l);
+    case WK_SELECT_FLAGGED: return launch_mode<S, WK_SELECT_FLAGGED>(l);
+    case WK_PARTITION_IF: return launch_mode<S, WK_PARTITION_IF>(l);
+    case WK_UNIQUE: return launch_mode<S, WK_UNIQUE>(l);
+    case WK_WHERE: return launch_mode<S, WK_WHERE>(l);
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace select
+} // namespace wk
+
+/* Defines the C launcher of one dtype, e.g. wk_select_launch_f32. */
+#define WK_DEFINE_SELECT_LAUNCHER(name, storage_type)                        \
+    extern "C" cudaError_t wk_select_launch_##name(const wk_select_launch *l) \
+    {                                                                        \
+        return wk::select::launch_for_mode<storage_type>(l);                 \
+    }
+
+#endif

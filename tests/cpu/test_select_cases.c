@@ -1,0 +1,483 @@
+/* Tests of the select case lists (src/check/select_cases): they cover what
+ * they promise (every dtype x mode, the edge sizes, every compare, the
+ * selectivities, unique's run lengths, offsets, in place only where it is
+ * allowed, the special values, tile boundaries, sizes over 2^31 in the
+ * huge list only), and each case's data keeps exactly the elements its
+ * keep pattern says, at about the selectivity the pattern names. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generate.h"
+#include "internal.h"
+#include "reference.h"
+#include "select/plan.h"
+#include "select_cases.h"
+#include "test_util.h"
+
+static wk_tally tally;
+
+#define MODES WK_REF_SELECT_MODE_COUNT
+#define SIZE_2_31 ((size_t)1 << 31)
+
+static wk_select_case *list_of(wk_case_level level, uint64_t seed, size_t *count)
+{
+    *count = wk_select_cases(level, seed, NULL, 0);
+    wk_select_case *cases = calloc(*count ? *count : 1, sizeof *cases);
+    if (!cases) {
+        printf("FAIL cannot allocate %zu cases\n", *count);
+        exit(1);
+    }
+    size_t again = wk_select_cases(level, seed, cases, *count);
+    wk_checkf(&tally, again == *count, "the list has the same length when written (%zu, %zu)", *count, again);
+    return cases;
+}
+
+static int is_float(wk_dtype d) { return wk_dtype_is_float(d); }
+
+/* Tiles as the library plans them. */
+static size_t tile_elems(size_t elem, size_t n)
+{
+    wk_scan_plan p;
+    wk_plan_select(0x10000, n, elem, &p);
+    return p.tile_elems;
+}
+
+/* ------------------------------------------------------------ coverage */
+
+/* What one list covers, gathered in one pass. */
+typedef struct coverage {
+    int dtype_mode[WK_DTYPE_COUNT][MODES];
+    int size_mode[MODES][8];                    /* the edge sizes, per mode                 */
+    int size_dtype_mode[WK_DTYPE_COUNT][MODES][8];
+    int compare_mode[MODES][WK_COMPARE_COUNT];
+    int compare_dtype_mode[WK_DTYPE_COUNT][MODES][WK_COMPARE_COUNT];
+    int keep_mode[MODES][WK_KEEP_PATTERN_COUNT];
+    int runs[1001];                             /* unique's run lengths                     */
+    int in_place_mode[MODES];
+    int bad_in_place, bad_nan_test, bad_special, over_2_31, over_2_20;
+    int offsets[4][4];                          /* (input, output), apart                   */
+    int in_place_offsets[4];
+    int flags_offsets[4];
+    int special_mode[MODES][WK_SELECT_SPECIAL_COUNT];
+    int float_special_mode[MODES][WK_SELECT_SPECIAL_COUNT];
+} coverage;
+
+static const size_t edge_sizes[8] = {0, 1, 31, 32, 33, 1023, 1024, 1025};
+
+static void gather(const wk_select_case *cases, size_t count, coverage *cv)
+{
+    memset(cv, 0, sizeof *cv);
+    for (size_t i = 0; i < count; ++i) {
+        const wk_select_case *c = &cases[i];
+        int m = (int)c->mode, d = (int)c->dtype;
+        cv->dtype_mode[d][m]++;
+        for (int s = 0; s < 8; ++s)
+            if (c->n == edge_sizes[s]) {
+                cv->size_mode[m][s]++;
+                cv->size_dtype_mode[d][m][s]++;
+            }
+        if (wk_ref_select_uses_predicate(c->mode)) {
+            int cmp = (int)c->predicate.compare;
+            cv->compare_mode[m][cmp]++;
+            cv->compare_dtype_mode[d][m][cmp]++;
+            if ((cmp == WK_IS_NAN || cmp == WK_NOT_NAN) && !is_float(c->dtype))
+                cv->bad_nan_test++;
+        }
+        cv->keep_mode[m][c->keep]++;
+        if (c->mode == WK_REF_UNIQUE && c->keep == WK_KEEP_EVERY && c->run_length <= 1000)
+            cv->runs[c->run_length]++;
+        if (c->in_place) {
+            cv->in_place_mode[m]++;
+            cv->in_place_offsets[c->in_offset]++;
+            if (!wk_ref_select_in_place_ok(c->mode) || c->out_offset != 0)
+                cv->bad_in_place++;
+        } else {
+            cv->offsets[c->in_offset][c->out_offset]++;
+        }
+        if (c->mode == WK_REF_SELECT_FLAGGED)
+            cv->flags_offsets[c->flags_offset]++;
+        cv->special_mode[m][c->special]++;
+        if (is_float(c->dtype))
+            cv->float_special_mode[m][c->special]++;
+        else if (c->special != WK_SELECT_PLAIN && c->special != WK_SELECT_EDGE_CONSTANT)
+            cv->bad_special++;
+        cv->over_2_31 += c->n > SIZE_2_31;
+        cv->over_2_20 += c->n > ((size_t)1 << 20);
+    }
+}
+
+static void check_coverage(const char *name, const coverage *cv, int full)
+{
+    size_t missing = 0;
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+        for (int m = 0; m < MODES; ++m)
+            missing += cv->dtype_mode[d][m] == 0;
+    wk_checkf(&tally, missing == 0, "%s: every dtype x mode has cases (%zu pairs without)", name, missing);
+
+    missing = 0;
+    for (int m = 0; m < MODES; ++m)
+        for (int s = 0; s < 8; ++s) {
+            if (full)
+                for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+                    missing += cv->size_dtype_mode[d][m][s] == 0;
+            else
+                missing += cv->size_mode[m][s] == 0;
+        }
+    wk_checkf(&tally, missing == 0, "%s: sizes 0, 1, 31, 32, 33, 1023, 1024, 1025 for every %s (%zu missing)", name,
+              full ? "dtype x mode" : "mode", missing);
+
+    missing = 0;
+    for (int m = 0; m < MODES; ++m) {
+        if (!wk_ref_select_uses_predicate((wk_ref_select_mode)m))
+            continue;
+        for (int c = 0; c < WK_COMPARE_COUNT; ++c) {
+            missing += cv->compare_mode[m][c] == 0;
+            if (full)
+                for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+                    if (is_float((wk_dtype)d) || c <= (int)WK_IN_RANGE)
+                        missing += cv->compare_dtype_mode[d][m][c] == 0;
+        }
+    }
+    wk_checkf(&tally, missing == 0, "%s: every compare in every predicate mode%s (%zu missing)", name,
+              full ? ", for every dtype it applies to" : "", missing);
+    wk_checkf(&tally, cv->bad_nan_test == 0, "%s: is_nan / not_nan on float dtypes only (%d on integers)", name,
+              cv->bad_nan_test);
+
+    missing = 0;
+    static const wk_keep_pattern promised[] = {WK_KEEP_NONE, WK_KEEP_1PCT, WK_KEEP_HALF, WK_KEEP_99PCT, WK_KEEP_ALL,
+                                               WK_KEEP_ALTERNATE};
+    for (int m = 0; m < MODES; ++m)
+        for (size_t k = 0; k < sizeof promised / sizeof promised[0]; ++k)
+            if (cv->keep_mode[m][promised[k]] == 0) {
+                printf("  no %s keep %s\n", wk_ref_select_mode_name((wk_ref_select_mode)m),
+                       wk_keep_pattern_name(promised[k]));
+                missing++;
+            }
+    wk_checkf(&tally, missing == 0, "%s: selectivities 0, 1, 50, 99, 100 %% and alternating in every mode (%zu missing)",
+              name, missing);
+    int runs_ok = cv->keep_mode[WK_REF_UNIQUE][WK_KEEP_EVERY] > 0 && cv->keep_mode[WK_REF_UNIQUE][WK_KEEP_NONE] > 0;
+    if (full) {
+        static const unsigned lengths[] = {1, 2, 3, 7, 32, 1000};
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k)
+            runs_ok &= cv->runs[lengths[k]] > 0;
+    }
+    wk_checkf(&tally, runs_ok, "%s: unique has runs of duplicates%s and all-equal data", name,
+              full ? " of lengths 1, 2, 3, 7, 32, 1000" : "");
+
+    wk_checkf(&tally,
+              cv->bad_in_place == 0 && cv->in_place_mode[WK_REF_SELECT_IF] && cv->in_place_mode[WK_REF_SELECT_FLAGGED] &&
+                  cv->in_place_mode[WK_REF_UNIQUE],
+              "%s: in place for select_if, select_flagged and unique (%d, %d, %d cases), nowhere else (%d)", name,
+              cv->in_place_mode[WK_REF_SELECT_IF], cv->in_place_mode[WK_REF_SELECT_FLAGGED],
+              cv->in_place_mode[WK_REF_UNIQUE], cv->bad_in_place);
+
+    int pairs = 0, ins = 0, outs = 0, flags = 0, in_place = 0;
+    for (int a = 0; a < 4; ++a) {
+        int in_any = 0, out_any = 0;
+        for (int b = 0; b < 4; ++b) {
+            pairs += cv->offsets[a][b] > 0;
+            in_any |= cv->offsets[a][b] > 0;
+            out_any |= cv->offsets[b][a] > 0;
+        }
+        ins += in_any;
+        outs += out_any;
+        flags += cv->flags_offsets[a] > 0;
+        in_place += cv->in_place_offsets[a] > 0;
+    }
+    wk_checkf(&tally, ins == 4 && outs == 4 && flags == 4 && (!full || (pairs == 16 && in_place == 4)),
+              "%s: input offsets 0..3 (%d of 4), output offsets (%d of 4)%s, flags offsets (%d of 4), in place at "
+              "offsets (%d of 4), (input, output) pairs (%d of 16)",
+              name, ins, outs, "", flags, in_place, pairs);
+
+    missing = 0;
+    static const wk_select_special float_only[] = {WK_SELECT_NAN_DATA, WK_SELECT_NAN_CONSTANT, WK_SELECT_SIGNED_ZERO,
+                                                   WK_SELECT_INF_CONSTANT};
+    for (int m = 0; m < MODES; ++m) {
+        int wanted[WK_SELECT_SPECIAL_COUNT] = {0};
+        if (wk_ref_select_uses_predicate((wk_ref_select_mode)m)) {
+            for (size_t k = 0; k < 4; ++k)
+                wanted[float_only[k]] = 1;
+            wanted[WK_SELECT_EDGE_CONSTANT] = 1;
+        } else if (m == WK_REF_UNIQUE) {
+            wanted[WK_SELECT_NAN_DATA] = wanted[WK_SELECT_SIGNED_ZERO] = 1;
+        }
+        for (int k = 0; k < WK_SELECT_SPECIAL_COUNT; ++k)
+            if (wanted[k] && (k == WK_SELECT_EDGE_CONSTANT ? cv->special_mode : cv->float_special_mode)[m][k] == 0) {
+                printf("  no %s with%s\n", wk_ref_select_mode_name((wk_ref_select_mode)m),
+                       wk_select_special_name((wk_select_special)k));
+                missing++;
+            }
+    }
+    wk_checkf(&tally, missing == 0 && cv->bad_special == 0,
+              "%s: NaN data, NaN constants, signed zeros, infinite and edge constants in every predicate mode, NaN "
+              "data and signed zeros in unique (%zu missing), NaN / zero / inf specials on floats only (%d not)",
+              name, missing, cv->bad_special);
+    wk_checkf(&tally, cv->over_2_31 == 0, "%s: no case over 2^31 elements (the huge list has them): %d", name,
+              cv->over_2_31);
+}
+
+/* Sizes where the tiles change, and past them. */
+static void check_tile_sizes(const wk_select_case *cases, size_t count)
+{
+    static const size_t elems[] = {2, 4, 8};
+    for (size_t e = 0; e < 3; ++e) {
+        size_t tile = tile_elems(elems[e], 1), found = 0, want = 0;
+        for (size_t t = 1; t <= 2; ++t)
+            for (int delta = -1; delta <= 1; ++delta) {
+                size_t n = t * tile + (size_t)(ptrdiff_t)delta;
+                want++;
+                for (size_t i = 0; i < count; ++i)
+                    if (wk_dtype_size(cases[i].dtype) == elems[e] && cases[i].n == n && cases[i].in_offset == 0) {
+                        found++;
+                        break;
+                    }
+            }
+        size_t first_large = WK_SELECT_LARGE_FROM_BYTES / elems[e], large_tile = tile_elems(elems[e], first_large);
+        size_t past_16 = WK_SCAN_LARGE_FROM_BYTES / elems[e], multi = 0, edge = 0, over_16 = 0;
+        for (size_t i = 0; i < count; ++i) {
+            if (wk_dtype_size(cases[i].dtype) != elems[e])
+                continue;
+            multi += cases[i].n > first_large + 2 * large_tile;
+            edge += cases[i].n == first_large - 1 || cases[i].n == first_large + 1;
+            over_16 += cases[i].n > past_16 + large_tile / 2;
+        }
+        wk_checkf(&tally, found == want && multi > 0 && edge > 0 && over_16 > 0,
+                  "full: %zu-byte dtypes have one and two tiles and one either side (%zu of %zu), either side of "
+                  "the change to large tiles (%zu), sizes over several large tiles (%zu), past 16 MiB (%zu)",
+                  elems[e], found, want, edge, multi, over_16);
+    }
+    size_t powers = 0;
+    static const unsigned exps[] = {11, 14, 17, 20};
+    for (size_t k = 0; k < 4; ++k)
+        for (int delta = -1; delta <= 1; ++delta) {
+            size_t n = ((size_t)1 << exps[k]) + (size_t)(ptrdiff_t)delta;
+            for (size_t i = 0; i < count; ++i)
+                if (cases[i].n == n) {
+                    powers++;
+                    break;
+                }
+        }
+    wk_checkf(&tally, powers == 12, "full: powers of two 2^11, 2^14, 2^17, 2^20 and their neighbours (%zu of 12)",
+              powers);
+}
+
+static void check_huge(uint64_t seed)
+{
+    size_t count = wk_select_huge_cases(seed, NULL, 0);
+    wk_select_case cases[8];
+    wk_checkf(&tally, count == 3, "huge: 3 cases (%zu)", count);
+    if (count != 3)
+        return;
+    wk_select_huge_cases(seed, cases, count);
+    int if_ok = 0, unique_ok = 0, where_ok = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const wk_select_case *c = &cases[i];
+        if (c->dtype != WK_F16)
+            continue;
+        if_ok |= c->mode == WK_REF_SELECT_IF && c->n == SIZE_2_31 + 9 && c->keep == WK_KEEP_HALF;
+        unique_ok |= c->mode == WK_REF_UNIQUE && c->n == SIZE_2_31 + 3 && c->in_place;
+        where_ok |= c->mode == WK_REF_WHERE && c->n == SIZE_2_31 + 5 && c->keep == WK_KEEP_1PCT;
+    }
+    wk_checkf(&tally, if_ok && unique_ok && where_ok,
+              "huge: select_if f16 2^31 + 9 at 50 %% (%d), unique f16 in place 2^31 + 3 (%d), where f16 2^31 + 5 at "
+              "1 %% (%d)",
+              if_ok, unique_ok, where_ok);
+}
+
+/* ---------------------------------------------------------------- data */
+
+/* What the data of a list holds, across its cases. */
+typedef struct data_tally {
+    size_t cases, elements, wrong_cases;
+    size_t nan[WK_DTYPE_COUNT][MODES], neg_zero[WK_DTYPE_COUNT][MODES], pos_zero[WK_DTYPE_COUNT][MODES];
+    size_t off_fraction, bad_constant;
+} data_tally;
+
+static int element_is_nan(const void *h, size_t i, wk_dtype d) { return is_float(d) && isnan(wk_ref_load(h, i, d)); }
+
+/* Whether the reference keeps element i of the case's data: the predicate,
+ * the flag, or unequal to the element before it (by value: -0.0 == +0.0,
+ * NaN equal to nothing). */
+static int reference_keeps(const wk_select_case *c, const unsigned char *h, const uint8_t *flags, size_t i)
+{
+    size_t elem = wk_dtype_size(c->dtype);
+    switch (c->mode) {
+    case WK_REF_SELECT_FLAGGED: return flags[i] != 0;
+    case WK_REF_UNIQUE: return i == 0 || !(wk_ref_load(h, i, c->dtype) == wk_ref_load(h, i - 1, c->dtype));
+    default: return wk_ref_predicate_holds(h + i * elem, c->dtype, &c->predicate);
+    }
+}
+
+/* The fraction kept, for the patterns that draw per element, within
+ * bounds a correct draw misses with probability far below 1e-9. */
+static int fraction_plausible(const wk_select_case *c, size_t kept)
+{
+    double p = c->keep == WK_KEEP_1PCT ? 0.01 : c->keep == WK_KEEP_HALF ? 0.5 : c->keep == WK_KEEP_99PCT ? 0.99 : -1;
+    if (p < 0 || c->n < 10000)
+        return 1;
+    double mean = p * (double)c->n, sd = sqrt((double)c->n * p * (1 - p));
+    return fabs((double)kept - mean) <= 7 * sd + 1;
+}
+
+static void check_data(const wk_select_case *c, data_tally *t)
+{
+    size_t elem = wk_dtype_size(c->dtype);
+    unsigned char *h = malloc(c->n * elem + 1);
+    uint8_t *flags = malloc(c->n + 1);
+    if (!h || !flags) {
+        printf("FAIL cannot allocate the data of a case of %zu elements\n", c->n);
+        exit(1);
+    }
+    wk_select_case_data(c, h, flags);
+    size_t kept = 0, first_wrong = SIZE_MAX;
+    int m = (int)c->mode, d = (int)c->dtype;
+    for (size_t i = 0; i < c->n; ++i) {
+        int want = wk_select_case_keeps(c, i), got = reference_keeps(c, h, flags, i);
+        kept += (size_t)got;
+        if (want != got && first_wrong == SIZE_MAX)
+            first_wrong = i;
+        if (element_is_nan(h, i, c->dtype))
+            t->nan[d][m]++;
+        else if (is_float(c->dtype) && wk_ref_load(h, i, c->dtype) == 0)
+            (signbit(wk_ref_load(h, i, c->dtype)) ? t->neg_zero : t->pos_zero)[d][m]++;
+    }
+    /* The keep pattern of a NaN constant follows from the compare. */
+    int constant_ok = 1;
+    if (wk_ref_select_uses_predicate(c->mode) && c->predicate.compare <= WK_IN_RANGE) {
+        int a_nan = element_is_nan(&c->predicate.a, 0, c->dtype);
+        long double a = wk_ref_load(&c->predicate.a, 0, c->dtype);
+        int b_nan = c->predicate.compare == WK_IN_RANGE && element_is_nan(&c->predicate.b, 0, c->dtype);
+        if (c->special == WK_SELECT_NAN_CONSTANT)
+            constant_ok = (a_nan || b_nan) &&
+                          c->keep == (c->predicate.compare == WK_NOT_EQUAL ? WK_KEEP_ALL : WK_KEEP_NONE);
+        if (c->special == WK_SELECT_INF_CONSTANT)
+            constant_ok = isinf(a);
+        if (c->special == WK_SELECT_SIGNED_ZERO)
+            constant_ok = c->predicate.compare == WK_IN_RANGE
+                              ? (a == 0 || wk_ref_load(&c->predicate.b, 0, c->dtype) == 0)
+                              : a == 0;
+    }
+    t->bad_constant += !constant_ok;
+    int plausible = fraction_plausible(c, kept);
+    t->off_fraction += !plausible;
+    t->cases++;
+    t->elements += c->n;
+    if (first_wrong != SIZE_MAX || !plausible || !constant_ok) {
+        char name[256];
+        wk_describe_select_case(c, name, sizeof name);
+        if (t->wrong_cases++ < 10)
+            printf("  data of %s: %s%zu kept of %zu%s%s\n", name,
+                   first_wrong != SIZE_MAX ? "keep pattern not met, " : "", kept, c->n,
+                   plausible ? "" : ", implausible for its selectivity", constant_ok ? "" : ", wrong constant");
+        if (first_wrong != SIZE_MAX)
+            printf("    first at element %zu: drawn to %s\n", first_wrong,
+                   wk_select_case_keeps(c, first_wrong) ? "keep" : "drop");
+    }
+    free(h);
+    free(flags);
+}
+
+/* Every case up to `limit` elements. */
+static void check_list_data(const char *name, const wk_select_case *cases, size_t count, size_t limit)
+{
+    data_tally t;
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < count; ++i)
+        if (cases[i].n <= limit)
+            check_data(&cases[i], &t);
+    wk_checkf(&tally, t.wrong_cases == 0,
+              "%s: the data of %zu cases (%zu elements) keeps exactly what its pattern says, at a plausible "
+              "fraction, with the constant its special names (%zu cases not)",
+              name, t.cases, t.elements, t.wrong_cases);
+
+    size_t missing = 0;
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
+        if (!is_float((wk_dtype)d))
+            continue;
+        for (int m = 0; m < MODES; ++m) {
+            if (m == WK_REF_SELECT_FLAGGED)
+                continue;
+            int nan_cases = 0, zero_cases = 0;
+            for (size_t i = 0; i < count; ++i) {
+                if ((int)cases[i].dtype != d || (int)cases[i].mode != m || cases[i].n > limit)
+                    continue;
+                nan_cases |= cases[i].special == WK_SELECT_NAN_DATA;
+                zero_cases |= cases[i].special == WK_SELECT_SIGNED_ZERO;
+            }
+            if (nan_cases && t.nan[d][m] == 0) {
+                printf("  %s %s: NaN-data cases without a NaN\n", wk_dtype_name((wk_dtype)d),
+                       wk_ref_select_mode_name((wk_ref_select_mode)m));
+                missing++;
+            }
+            if (zero_cases && (t.neg_zero[d][m] == 0 || t.pos_zero[d][m] == 0)) {
+                printf("  %s %s: signed-zero cases without both zeros\n", wk_dtype_name((wk_dtype)d),
+                       wk_ref_select_mode_name((wk_ref_select_mode)m));
+                missing++;
+            }
+        }
+    }
+    wk_checkf(&tally, missing == 0, "%s: NaN-data cases hold NaNs, signed-zero cases both zeros (%zu without)", name,
+              missing);
+}
+
+/* Element i depends on the case and i alone: the same case gives the same
+ * bytes, another seed others. */
+static void check_repeatable(const wk_select_case *c)
+{
+    size_t elem = wk_dtype_size(c->dtype), bytes = c->n * elem;
+    unsigned char *a = malloc(bytes + 1), *b = malloc(bytes + 1);
+    uint8_t *fa = malloc(c->n + 1), *fb = malloc(c->n + 1);
+    wk_select_case_data(c, a, fa);
+    wk_select_case_data(c, b, fb);
+    int same = memcmp(a, b, bytes) == 0 && (c->mode != WK_REF_SELECT_FLAGGED || memcmp(fa, fb, c->n) == 0);
+    wk_select_case other = *c;
+    other.seed ^= 1;
+    wk_select_case_data(&other, b, fb);
+    int differs = memcmp(a, b, bytes) != 0;
+    char name[256];
+    wk_describe_select_case(c, name, sizeof name);
+    wk_checkf(&tally, same && differs, "the data of %s repeats for its seed and differs for another", name);
+    free(a);
+    free(b);
+    free(fa);
+    free(fb);
+}
+
+int main(void)
+{
+    uint64_t seed = wk_seed_from_time();
+    printf("seed %" PRIu64 " (set WK_SEED to repeat)\n", seed);
+
+    size_t quick_count, full_count;
+    wk_select_case *quick = list_of(WK_CASES_QUICK, seed, &quick_count);
+    wk_select_case *full = list_of(WK_CASES_FULL, seed, &full_count);
+    coverage cv;
+
+    gather(quick, quick_count, &cv);
+    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT,
+              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype)", quick_count,
+              cv.over_2_20);
+    check_coverage("quick", &cv, 0);
+    check_list_data("quick", quick, quick_count, (size_t)1 << 20);
+
+    gather(full, full_count, &cv);
+    wk_checkf(&tally, full_count > quick_count, "full: %zu cases, %d of them over 2^20 elements", full_count,
+              cv.over_2_20);
+    check_coverage("full", &cv, 1);
+    check_tile_sizes(full, full_count);
+    check_list_data("full", full, full_count, 200000);
+
+    check_huge(seed);
+    /* Cases whose data two seeds cannot reasonably draw alike: many
+     * elements, half from each side of the predicate. */
+    for (size_t i = 0; i < quick_count; i += 3)
+        if (quick[i].n >= 1000 && quick[i].keep == WK_KEEP_HALF)
+            check_repeatable(&quick[i]);
+
+    free(quick);
+    free(full);
+    return wk_tally_finish(&tally);
+}

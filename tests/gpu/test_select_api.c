@@ -1,0 +1,984 @@
+/* GPU test of the selects' contract beyond the values: every bad argument
+ * to wk_select_if, wk_select_flagged, wk_partition_if, wk_unique and
+ * wk_where returns its status with a message, launches nothing (checked by
+ * capturing the stream into a graph) and leaves memory as it was, d_count
+ * included; n = 0 is one zero written to d_count and nothing else; a good
+ * call is exactly one kernel launch at every size; results repeat bit for
+ * bit; calls of every mode, dtype and size back to back on one stream,
+ * with scans between them on the same tile slots, and a chain of
+ * partitions each reading the last one's output, are each right; a call
+ * that would grow the workspace during capture is refused until
+ * wk_scan_reserve; managed memory works. Exits 77 without a device. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+
+#include "generate.h"
+#include "scan_reference.h"
+#include "select_cases.h"
+#include "select_reference.h"
+#include "test_util.h"
+#include "warpkit.h"
+
+#include <cuda_runtime_api.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POISON 0x5A
+#define REGION_BYTES 4096
+
+/* Where the default call's buffers sit in the region: n = 100 elements
+ * of up to 8 bytes each fit between them. */
+#define IN_AT 0
+#define FLAGS_AT 1024
+#define OUT_AT 2048
+#define COUNT_AT 3968
+#define N_DEFAULT 100
+
+static wk_context *ctx;
+static cudaStream_t stream;
+static wk_tally tally;
+static unsigned char *d_region; /* poisoned before each rejected call */
+static unsigned char host_buf[REGION_BYTES]; /* ordinary host memory, poisoned too */
+
+#define CHECK_CUDA(call)                                                                       \
+    do {                                                                                       \
+        cudaError_t e_ = (call);                                                               \
+        if (e_ != cudaSuccess) {                                                               \
+            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+/* ---------------------------------------------------------------- calls */
+
+/* One call of any of the five. */
+typedef struct select_call {
+    wk_context *ctx;
+    wk_ref_select_mode mode;
+    const void *in;
+    const uint8_t *flags;
+    void *out;
+    uint64_t *count;
+    size_t n;
+    wk_dtype dtype;
+    wk_predicate predicate;
+} select_call;
+
+static wk_predicate less_than_zero(void)
+{
+    wk_predicate p;
+    memset(&p, 0, sizeof p);
+    p.compare = WK_LESS;
+    return p;
+}
+
+/* The default call of a mode: the region's buffers, 100 f32 elements. */
+static select_call make_call(wk_ref_select_mode mode, wk_dtype dtype)
+{
+    select_call c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    c.mode = mode;
+    c.in = d_region + IN_AT;
+    c.flags = d_region + FLAGS_AT;
+    c.out = d_region + OUT_AT;
+    c.count = (uint64_t *)(d_region + COUNT_AT);
+    c.n = N_DEFAULT;
+    c.dtype = dtype;
+    c.predicate = less_than_zero();
+    return c;
+}
+
+static wk_status run_call(const select_call *c, cudaStream_t s)
+{
+    switch (c->mode) {
+    case WK_REF_SELECT_IF: return wk_select_if(c->ctx, c->in, c->out, c->count, c->n, c->dtype, c->predicate, s);
+    case WK_REF_SELECT_FLAGGED: return wk_select_flagged(c->ctx, c->in, c->flags, c->out, c->count, c->n, c->dtype, s);
+    case WK_REF_PARTITION_IF:
+        return wk_partition_if(c->ctx, c->in, c->out, c->count, c->n, c->dtype, c->predicate, s);
+    case WK_REF_UNIQUE: return wk_unique(c->ctx, c->in, c->out, c->count, c->n, c->dtype, s);
+    case WK_REF_WHERE: return wk_where(c->ctx, c->in, (int64_t *)c->out, c->count, c->n, c->dtype, c->predicate, s);
+    }
+    return WK_ERROR_INVALID_ARGUMENT;
+}
+
+static const char *mode_name(const select_call *c) { return wk_ref_select_mode_name(c->mode); }
+
+/* What a captured call enqueued. */
+typedef struct capture {
+    size_t nodes, kernels, memsets;
+} capture;
+
+/* Runs the call under stream capture and reports the graph nodes it added
+ * (launches, copies, memsets, allocations) by kind. The graph goes to
+ * *keep when that is not NULL. A capture the call broke counts as
+ * SIZE_MAX nodes. */
+static wk_status captured(const select_call *c, capture *got, cudaGraph_t *keep)
+{
+    cudaGraph_t graph = NULL;
+    memset(got, 0, sizeof *got);
+    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    wk_status st = run_call(c, stream);
+    cudaError_t end = cudaStreamEndCapture(stream, &graph);
+    if (end != cudaSuccess) {
+        printf("FAIL the call broke the stream capture: %s\n", cudaGetErrorString(end));
+        cudaGetLastError();
+        got->nodes = SIZE_MAX;
+        return st;
+    }
+    CHECK_CUDA(cudaGraphGetNodes(graph, NULL, &got->nodes));
+    if (got->nodes > 0) {
+        cudaGraphNode_t *list = malloc(got->nodes * sizeof *list);
+        CHECK_CUDA(cudaGraphGetNodes(graph, list, &got->nodes));
+        for (size_t i = 0; i < got->nodes; ++i) {
+            enum cudaGraphNodeType type;
+            CHECK_CUDA(cudaGraphNodeGetType(list[i], &type));
+            got->kernels += type == cudaGraphNodeTypeKernel;
+            got->memsets += type == cudaGraphNodeTypeMemset;
+        }
+        free(list);
+    }
+    if (keep)
+        *keep = graph;
+    else
+        CHECK_CUDA(cudaGraphDestroy(graph));
+    return st;
+}
+
+static void poison_region(void)
+{
+    CHECK_CUDA(cudaMemset(d_region, POISON, REGION_BYTES));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    memset(host_buf, POISON, sizeof host_buf);
+}
+
+/* Bytes of the region (and of the host buffer) that are no longer
+ * poisoned, other than [skip, skip + skip_bytes) of the region. */
+static size_t region_changes(size_t skip, size_t skip_bytes)
+{
+    unsigned char h[REGION_BYTES];
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    CHECK_CUDA(cudaMemcpy(h, d_region, REGION_BYTES, cudaMemcpyDeviceToHost));
+    size_t changed = 0;
+    for (size_t i = 0; i < REGION_BYTES; ++i) {
+        changed += (i < skip || i >= skip + skip_bytes) && h[i] != POISON;
+        changed += host_buf[i] != POISON;
+    }
+    return changed;
+}
+
+/* ------------------------------------------------------------ rejections */
+
+/* A bad call: the expected status, a message, no launch, memory unchanged. */
+static void expect_rejected(const char *what, wk_status want, select_call c)
+{
+    char label[512], message[256];
+    capture got;
+    poison_region();
+    wk_status st = captured(&c, &got, NULL);
+    snprintf(message, sizeof message, "%s", wk_last_error_message());
+    size_t changed = region_changes(0, 0);
+    snprintf(label, sizeof label, "%s %s n=%zu %s: status %s (want %s), message '%s', %zu nodes, %zu bytes changed",
+             mode_name(&c), wk_dtype_name(c.dtype), c.n, what, wk_status_string(st), wk_status_string(want), message,
+             got.nodes, changed);
+    int ok = st == want && strlen(message) > 0 && got.nodes == 0 && changed == 0;
+    wk_expect(&tally, ok, label);
+    if (ok)
+        printf("rejected as expected: %s\n", label);
+}
+
+static int has_flags(wk_ref_select_mode m) { return m == WK_REF_SELECT_FLAGGED; }
+
+static void test_rejections(void)
+{
+    void *pinned;
+    CHECK_CUDA(cudaMallocHost(&pinned, 1024));
+    unsigned char *in = d_region + IN_AT, *out = d_region + OUT_AT, *flags = d_region + FLAGS_AT;
+    const size_t n = N_DEFAULT;
+    for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
+        wk_ref_select_mode m = (wk_ref_select_mode)mi;
+        int where = m == WK_REF_WHERE;
+        select_call c = make_call(m, WK_F32);
+
+        c.ctx = NULL;
+        expect_rejected("NULL context", WK_ERROR_INVALID_ARGUMENT, c);
+        c.n = 0;
+        expect_rejected("NULL context with n = 0", WK_ERROR_INVALID_ARGUMENT, c);
+
+        c = make_call(m, WK_F32);
+        c.in = NULL;
+        expect_rejected("NULL d_in", WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        c.out = NULL;
+        expect_rejected(where ? "NULL d_indices" : "NULL d_out", WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        c.count = NULL;
+        expect_rejected("NULL d_count", WK_ERROR_INVALID_ARGUMENT, c);
+        c.n = 0;
+        expect_rejected("NULL d_count with n = 0", WK_ERROR_INVALID_ARGUMENT, c);
+        if (has_flags(m)) {
+            c = make_call(m, WK_F32);
+            c.flags = NULL;
+            expect_rejected("NULL d_flags", WK_ERROR_INVALID_ARGUMENT, c);
+        }
+
+        c = make_call(m, (wk_dtype)99);
+        expect_rejected("dtype 99", WK_ERROR_INVALID_DTYPE, c);
+        c.dtype = (wk_dtype)-1;
+        expect_rejected("dtype -1", WK_ERROR_INVALID_DTYPE, c);
+        c.n = 0;
+        expect_rejected("dtype 99 with n = 0", WK_ERROR_INVALID_DTYPE, c);
+
+        if (wk_ref_select_uses_predicate(m)) {
+            c = make_call(m, WK_F32);
+            c.predicate.compare = (wk_compare)9;
+            expect_rejected("compare 9", WK_ERROR_INVALID_ARGUMENT, c);
+            c.predicate.compare = (wk_compare)-1;
+            expect_rejected("compare -1", WK_ERROR_INVALID_ARGUMENT, c);
+            const wk_dtype ints[] = {WK_I32, WK_U32, WK_I64, WK_U64};
+            for (size_t k = 0; k < 4; ++k) {
+                c = make_call(m, ints[k]);
+                c.predicate.compare = WK_IS_NAN;
+                expect_rejected("is_nan on an integer dtype", WK_ERROR_UNSUPPORTED, c);
+                c.predicate.compare = WK_NOT_NAN;
+                expect_rejected("not_nan on an integer dtype", WK_ERROR_UNSUPPORTED, c);
+            }
+        }
+
+        c = make_call(m, WK_F32);
+        c.in = host_buf;
+        expect_rejected("host d_in", WK_ERROR_INVALID_POINTER, c);
+        c.in = pinned;
+        expect_rejected("pinned host d_in", WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F32);
+        c.out = host_buf;
+        expect_rejected(where ? "host d_indices" : "host d_out", WK_ERROR_INVALID_POINTER, c);
+        c.out = pinned;
+        expect_rejected(where ? "pinned host d_indices" : "pinned host d_out", WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F32);
+        c.count = (uint64_t *)host_buf;
+        expect_rejected("host d_count", WK_ERROR_INVALID_POINTER, c);
+        c.count = (uint64_t *)pinned;
+        expect_rejected("pinned host d_count", WK_ERROR_INVALID_POINTER, c);
+        c.n = 0;
+        expect_rejected("host d_count with n = 0", WK_ERROR_INVALID_POINTER, c);
+        if (has_flags(m)) {
+            c = make_call(m, WK_F32);
+            c.flags = host_buf;
+            expect_rejected("host d_flags", WK_ERROR_INVALID_POINTER, c);
+        }
+
+        c = make_call(m, WK_F32);
+        c.in = in + 1;
+        expect_rejected("d_in not aligned to its f32 element", WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F16);
+        c.in = in + 1;
+        expect_rejected("d_in not aligned to its f16 element", WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F64);
+        c.in = in + 4;
+        expect_rejected("d_in not aligned to its f64 element", WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F32);
+        c.out = out + (where ? 4 : 2);
+        expect_rejected(where ? "d_indices not aligned to 8 bytes" : "d_out not aligned to its f32 element",
+                        WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_BF16);
+        c.out = out + 1;
+        expect_rejected(where ? "d_indices at an odd address" : "d_out not aligned to its bf16 element",
+                        WK_ERROR_INVALID_POINTER, c);
+        c = make_call(m, WK_F32);
+        c.count = (uint64_t *)(d_region + COUNT_AT + 4);
+        expect_rejected("d_count not aligned to 8 bytes", WK_ERROR_INVALID_POINTER, c);
+        c.n = 0;
+        expect_rejected("d_count not aligned to 8 bytes, n = 0", WK_ERROR_INVALID_POINTER, c);
+
+        /* Overlaps. */
+        c = make_call(m, WK_F32);
+        c.out = in + (where ? 8 : 4);
+        expect_rejected(where ? "d_indices two f32 past d_in" : "d_out one element past d_in",
+                        WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        c.in = in + 8;
+        c.out = in;
+        expect_rejected(where ? "d_indices one index before d_in" : "d_out two elements before d_in",
+                        WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        c.out = in + (n - 1) * 4 - (where ? 4 : 0);
+        expect_rejected(where ? "d_indices sharing d_in's last element" : "d_out sharing only d_in's last element",
+                        WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F16);
+        c.out = in + (where ? 8 : 2);
+        expect_rejected("f16 output just past d_in's start", WK_ERROR_INVALID_ARGUMENT, c);
+        if (!wk_ref_select_in_place_ok(m)) {
+            c = make_call(m, WK_F32);
+            c.out = in;
+            expect_rejected("in place, which this mode does not allow", WK_ERROR_INVALID_ARGUMENT, c);
+            c = make_call(m, WK_I64);
+            c.out = in;
+            expect_rejected("in place, 8-byte elements", WK_ERROR_INVALID_ARGUMENT, c);
+        } else {
+            c = make_call(m, WK_F32);
+            c.in = c.out = in + 2;
+            expect_rejected("in place but misaligned", WK_ERROR_INVALID_POINTER, c);
+        }
+        c = make_call(m, WK_F32);
+        c.count = (uint64_t *)(in + 8);
+        expect_rejected("d_count inside d_in", WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        c.count = (uint64_t *)(out + 16);
+        expect_rejected(where ? "d_count inside d_indices" : "d_count inside d_out", WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F32);
+        /* 8-aligned: over the last index, or the last two f32 outputs. */
+        c.count = (uint64_t *)(out + (where ? 8 * (n - 1) : 4 * (n - 2)));
+        expect_rejected("d_count over the last output", WK_ERROR_INVALID_ARGUMENT, c);
+        if (wk_ref_select_in_place_ok(m)) {
+            c = make_call(m, WK_F32);
+            c.out = in;
+            c.count = (uint64_t *)(in + 200);
+            expect_rejected("in place, d_count inside the data", WK_ERROR_INVALID_ARGUMENT, c);
+        }
+        if (has_flags(m)) {
+            c = make_call(m, WK_F32);
+            c.flags = out + 3;
+            expect_rejected("d_flags inside d_out", WK_ERROR_INVALID_ARGUMENT, c);
+            c = make_call(m, WK_F32);
+            c.flags = out - n + 1;
+            expect_rejected("d_flags' last byte on d_out's first", WK_ERROR_INVALID_ARGUMENT, c);
+            c = make_call(m, WK_F32);
+            c.out = in;
+            c.flags = in + 8;
+            expect_rejected("in place, d_flags inside the data", WK_ERROR_INVALID_ARGUMENT, c);
+            c = make_call(m, WK_F32);
+            c.count = (uint64_t *)(flags + 8);
+            expect_rejected("d_count inside d_flags", WK_ERROR_INVALID_ARGUMENT, c);
+        }
+
+        c = make_call(m, WK_F32);
+        c.n = SIZE_MAX / 2;
+        expect_rejected("n * size overflows", WK_ERROR_INVALID_ARGUMENT, c);
+        c.n = SIZE_MAX;
+        expect_rejected("n = SIZE_MAX", WK_ERROR_INVALID_ARGUMENT, c);
+        c = make_call(m, WK_F16);
+        c.n = (size_t)1 << 50;
+        expect_rejected("n = 2^50 (more than 2^29 tiles)", WK_ERROR_UNSUPPORTED, c);
+    }
+    CHECK_CUDA(cudaFreeHost(pinned));
+}
+
+/* ---------------------------------------------------------------- n = 0 */
+
+/* n = 0: success, one zero written to d_count by a memset and nothing
+ * else enqueued or touched, whatever the other pointers are. */
+static void test_empty(void)
+{
+    for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
+        wk_ref_select_mode m = (wk_ref_select_mode)mi;
+        for (int nulls = 0; nulls < 2; ++nulls) {
+            select_call c = make_call(m, WK_F64);
+            c.n = 0;
+            if (nulls) {
+                c.in = NULL;
+                c.out = NULL;
+                c.flags = NULL;
+            }
+            poison_region();
+            capture got;
+            wk_status st = captured(&c, &got, NULL);
+            char label[256];
+            snprintf(label, sizeof label, "%s n = 0%s, captured: status %s, %zu nodes (%zu memsets, %zu kernels)",
+                     mode_name(&c), nulls ? " with NULL data pointers" : "", wk_status_string(st), got.nodes,
+                     got.memsets, got.kernels);
+            wk_expect(&tally, st == WK_SUCCESS && got.nodes == 1 && got.memsets == 1 && got.kernels == 0, label);
+
+            poison_region();
+            st = run_call(&c, stream);
+            size_t changed = region_changes(COUNT_AT, sizeof(uint64_t));
+            uint64_t count = 99;
+            CHECK_CUDA(cudaMemcpy(&count, c.count, sizeof count, cudaMemcpyDeviceToHost));
+            snprintf(label, sizeof label, "%s n = 0%s: status %s, count %" PRIu64 ", %zu other bytes changed",
+                     mode_name(&c), nulls ? " with NULL data pointers" : "", wk_status_string(st), count, changed);
+            wk_expect(&tally, st == WK_SUCCESS && count == 0 && changed == 0 && strlen(wk_last_error_message()) == 0,
+                      label);
+        }
+    }
+}
+
+/* ------------------------------------------------------- one launch each */
+
+/* A good call, captured: success, no message, and one kernel. */
+static void expect_one_launch(const char *what, select_call c)
+{
+    char label[512];
+    capture got;
+    wk_status st = captured(&c, &got, NULL);
+    snprintf(label, sizeof label, "%s %s n=%zu %s: status %s (%s), %zu nodes, %zu kernels (want 1)", mode_name(&c),
+             wk_dtype_name(c.dtype), c.n, what, wk_status_string(st), wk_last_error_message(), got.nodes,
+             got.kernels);
+    wk_expect(&tally, st == WK_SUCCESS && got.nodes == 1 && got.kernels == 1, label);
+    if (st == WK_SUCCESS)
+        wk_expect(&tally, strlen(wk_last_error_message()) == 0, "a successful call leaves no error message");
+}
+
+/* Calls that are right though they look odd: in place, ranges that touch
+ * but do not overlap, flags at any byte, d_count right next to the data. */
+static void test_accepted_shapes(void)
+{
+    unsigned char *a = d_region;
+    const size_t n = N_DEFAULT;
+    for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
+        wk_ref_select_mode m = (wk_ref_select_mode)mi;
+        int where = m == WK_REF_WHERE;
+        select_call c;
+        if (wk_ref_select_in_place_ok(m)) {
+            c = make_call(m, WK_F32);
+            c.out = (void *)c.in;
+            expect_one_launch("in place", c);
+            c = make_call(m, WK_F16);
+            c.in = c.out = a + 6;
+            expect_one_launch("in place at an odd element", c);
+        }
+        c = make_call(m, WK_F32);
+        c.out = a + n * 4;
+        c.count = (uint64_t *)(a + n * 4 + n * (where ? 8 : 4));
+        expect_one_launch("output right after d_in, d_count right after the output", c);
+        c = make_call(m, WK_I64);
+        c.out = a;
+        c.in = a + n * 8;
+        c.flags = a + 2048;
+        c.count = (uint64_t *)(a + 2 * n * 8);
+        expect_one_launch("output right before d_in, d_count right after d_in", c);
+        c = make_call(m, WK_F32);
+        c.in = a + 4;
+        c.out = a + 2048 + 8;
+        expect_one_launch("d_in +4 bytes, output +8 bytes", c);
+        c = make_call(m, WK_BF16);
+        c.in = a + 2;
+        c.out = a + 2048 + (where ? 8 : 14);
+        expect_one_launch("bf16 at odd elements", c);
+        if (has_flags(m)) {
+            c = make_call(m, WK_U32);
+            c.flags = a + FLAGS_AT + 3;
+            expect_one_launch("d_flags at an odd byte", c);
+            c = make_call(m, WK_U32);
+            c.flags = a + n * 4;
+            c.out = a + n * 5;
+            c.count = (uint64_t *)(a + 2048);
+            expect_one_launch("d_flags right after d_in, d_out right after d_flags", c);
+        }
+    }
+}
+
+/* Exactly one kernel launch for n > 0 at every size: captured, not run.
+ * The workspace is reserved first (a call that had to grow it would be
+ * refused during capture). Sizes up to 2^34 are in place in a small
+ * buffer, with d_count in a buffer below it so that no size makes them
+ * overlap; the modes that cannot run in place take sizes up to 2^20 in
+ * buffers of their own. */
+static void test_single_launch(void)
+{
+    const size_t largest = (size_t)1 << 34;
+    const wk_dtype dtypes[] = {WK_F32, WK_F16, WK_U64};
+    for (size_t d = 0; d < 3; ++d) {
+        wk_status st = wk_scan_reserve(ctx, largest, dtypes[d]);
+        char label[128];
+        snprintf(label, sizeof label, "wk_scan_reserve for 2^34 %s elements: %s", wk_dtype_name(dtypes[d]),
+                 wk_status_string(st));
+        wk_expect(&tally, st == WK_SUCCESS, label);
+    }
+    unsigned char *x, *y, *lo, *hi;
+    CHECK_CUDA(cudaMalloc((void **)&x, 4096));
+    CHECK_CUDA(cudaMalloc((void **)&y, 4096));
+    lo = x < y ? x : y;
+    hi = x < y ? y : x;
+    const size_t in_place_sizes[] = {1, 1000, (size_t)1 << 20, ((size_t)1 << 31) + 5, largest};
+    for (size_t s = 0; s < 5; ++s)
+        for (size_t d = 0; d < 3; ++d) {
+            const wk_ref_select_mode modes[2] = {WK_REF_SELECT_IF, WK_REF_UNIQUE};
+            for (int k = 0; k < 2; ++k) {
+                select_call c = make_call(modes[k], dtypes[d]);
+                c.in = c.out = hi;
+                c.count = (uint64_t *)lo;
+                c.n = in_place_sizes[s];
+                expect_one_launch("in place", c);
+            }
+        }
+
+    const size_t big = (size_t)1 << 20;
+    unsigned char *d_in, *d_out, *d_flags;
+    CHECK_CUDA(cudaMalloc((void **)&d_in, big * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, big * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_flags, big));
+    const size_t sizes[] = {1, 1000, 65537, big};
+    for (size_t s = 0; s < 4; ++s)
+        for (size_t d = 0; d < 3; ++d)
+            for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
+                select_call c = make_call((wk_ref_select_mode)mi, dtypes[d]);
+                c.in = d_in;
+                c.out = d_out;
+                c.flags = d_flags;
+                c.count = (uint64_t *)lo;
+                c.n = sizes[s];
+                expect_one_launch("apart", c);
+            }
+    CHECK_CUDA(cudaFree(x));
+    CHECK_CUDA(cudaFree(y));
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_flags));
+}
+
+/* --------------------------------------------------------- output checks */
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Waits for the stream's work to finish, at most `limit` seconds: a select
+ * whose tiles wait for a status that never comes spins forever, and this
+ * turns that into a failure that names the call. The context cannot be
+ * used after such a hang, so the test ends there. */
+static void wait_stream(cudaStream_t s, double limit, const char *what)
+{
+    double start = seconds_now();
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(s);
+        if (e == cudaSuccess)
+            return;
+        if (e != cudaErrorNotReady) {
+            printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
+            fflush(stdout);
+            exit(1);
+        }
+        if (seconds_now() - start > limit) {
+            printf("FAIL %s: not finished after %.0f s (a tile waiting for a status that never comes?)\n", what,
+                   limit);
+            fflush(stdout);
+            _exit(1); /* no CUDA teardown: it would wait for the hung kernel */
+        }
+        struct timespec pause = {0, 20000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* Generous, so that runs under compute-sanitizer do not trip it. */
+#define HANG_SECONDS 120.0
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+/* A case of the quick list with this mode and dtype and plain data: its
+ * predicate keeps some values and drops others. The caller sets the rest. */
+static wk_select_case template_case(wk_ref_select_mode m, wk_dtype d, uint64_t seed)
+{
+    size_t count = wk_select_cases(WK_CASES_QUICK, seed, NULL, 0);
+    wk_select_case *all = malloc(count * sizeof *all), found;
+    wk_select_cases(WK_CASES_QUICK, seed, all, count);
+    memset(&found, 0, sizeof found);
+    for (size_t i = 0; i < count; ++i)
+        if (all[i].mode == m && all[i].dtype == d && all[i].special == WK_SELECT_PLAIN) {
+            found = all[i];
+            break;
+        }
+    free(all);
+    found.mode = m;
+    found.dtype = d;
+    found.seed = seed;
+    found.in_place = 0;
+    found.in_offset = found.out_offset = found.flags_offset = 0;
+    return found;
+}
+
+static select_call call_of(const wk_select_case *c, wk_context *on, const void *in, const uint8_t *flags, void *out,
+                           uint64_t *count)
+{
+    select_call s;
+    memset(&s, 0, sizeof s);
+    s.ctx = on;
+    s.mode = c->mode;
+    s.in = in;
+    s.flags = flags;
+    s.out = out;
+    s.count = count;
+    s.n = c->n;
+    s.dtype = c->dtype;
+    s.predicate = c->predicate;
+    return s;
+}
+
+/* Checks a call's results from host copies: the count and every output
+ * against the reference, and slot[0 .. slot_bytes) (the output buffer,
+ * whose outputs start at byte `lead`) unchanged past the outputs: still
+ * `poison`, or equal to `image` (in place: the input as it was). Prints a
+ * failure; returns 1 when all is right. */
+static int check_results(const char *what, const wk_select_case *c, const void *h_in, const uint8_t *h_flags,
+                         const unsigned char *slot, size_t lead, size_t slot_bytes, const unsigned char *image,
+                         uint64_t got_count)
+{
+    wk_ref_select_spec spec = wk_select_case_spec(c);
+    char msg[1536], name[256];
+    uint64_t want = 0;
+    size_t bad = wk_ref_check_select(h_in, h_flags, c->n, &spec, slot + lead, got_count, &want, msg, sizeof msg);
+    size_t oelem = wk_ref_select_out_size(c->mode, c->dtype);
+    size_t end = lead + (c->mode == WK_REF_PARTITION_IF ? c->n : (size_t)want) * oelem, stray = 0;
+    for (size_t b = 0; b < slot_bytes; ++b)
+        if ((b < lead || b >= end) && slot[b] != (image ? image[b] : POISON))
+            stray++;
+    if (bad != 0 || stray != 0) {
+        wk_describe_select_case(c, name, sizeof name);
+        printf("FAIL %s: %s: %zu bytes changed outside the outputs; %s\n", what, name, stray, msg);
+    }
+    return bad == 0 && stray == 0;
+}
+
+/* The same input gives the same bits, call after call, for every mode:
+ * outputs, count, and the poison past them. */
+static void test_repeatable(uint64_t seed)
+{
+    const size_t n = ((size_t)1 << 22) + 3;
+    for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
+        wk_select_case c = template_case((wk_ref_select_mode)mi, mi % 2 ? WK_F64 : WK_F32, seed + (uint64_t)mi);
+        c.n = n;
+        c.keep = WK_KEEP_HALF;
+        size_t elem = wk_dtype_size(c.dtype), oelem = wk_ref_select_out_size(c.mode, c.dtype);
+        size_t in_bytes = n * elem, out_bytes = n * oelem + 256;
+        unsigned char *h = malloc(in_bytes), *first = malloc(out_bytes), *again = malloc(out_bytes);
+        uint8_t *h_flags = malloc(n);
+        unsigned char *d_in, *d_out, *d_flags;
+        uint64_t *d_count;
+        CHECK_CUDA(cudaMalloc((void **)&d_in, in_bytes + 256));
+        CHECK_CUDA(cudaMalloc((void **)&d_out, out_bytes));
+        CHECK_CUDA(cudaMalloc((void **)&d_flags, n));
+        CHECK_CUDA(cudaMalloc((void **)&d_count, 8));
+        wk_select_case_data(&c, h, h_flags);
+        CHECK_CUDA(cudaMemcpy(d_in + elem, h, in_bytes, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d_flags, h_flags, n, cudaMemcpyHostToDevice));
+        select_call call = call_of(&c, ctx, d_in + elem, d_flags, d_out + 2 * oelem, d_count);
+        int same = 1, ok = 1;
+        uint64_t count0 = 0, count = 0;
+        for (int run = 0; run < 5; ++run) {
+            CHECK_CUDA(cudaMemset(d_out, POISON, out_bytes));
+            CHECK_CUDA(cudaMemset(d_count, POISON, 8));
+            ok &= run_call(&call, stream) == WK_SUCCESS;
+            wait_stream(stream, HANG_SECONDS, "repeatable");
+            CHECK_CUDA(cudaMemcpy(run == 0 ? first : again, d_out, out_bytes, cudaMemcpyDeviceToHost));
+            CHECK_CUDA(cudaMemcpy(run == 0 ? &count0 : &count, d_count, 8, cudaMemcpyDeviceToHost));
+            if (run > 0)
+                same &= memcmp(first, again, out_bytes) == 0 && count == count0;
+        }
+        ok &= check_results("repeatable", &c, h, h_flags, first, 2 * oelem, out_bytes, NULL, count0);
+        char label[160];
+        snprintf(label, sizeof label, "%s %s of 2^22 + 3 elements at 50 %%: right, and the same bits over 5 runs",
+                 wk_ref_select_mode_name(c.mode), wk_dtype_name(c.dtype));
+        wk_expect(&tally, ok && same, label);
+        CHECK_CUDA(cudaFree(d_in));
+        CHECK_CUDA(cudaFree(d_out));
+        CHECK_CUDA(cudaFree(d_flags));
+        CHECK_CUDA(cudaFree(d_count));
+        free(h);
+        free(h_flags);
+        free(first);
+        free(again);
+    }
+}
+
+/* ------------------------------------------------------------ back to back */
+
+/* One call of the back-to-back test: its case, and where its buffers are. */
+typedef struct b2b_call {
+    wk_select_case c;
+    size_t in_lead, out_lead; /* bytes into the call's slots */
+    int scan;                 /* 1: an i32 inclusive sum scan instead */
+} b2b_call;
+
+/* 60 calls enqueued back to back with no synchronization between them:
+ * every mode, eight dtypes, sizes from 0 to 300007 elements (one tile to
+ * dozens), offsets, in place where allowed, keep patterns from 0 to 100 %,
+ * and every sixth an i32 scan on the same context (the select and the scan
+ * share the tile slots, so each must find the other's statuses out of its
+ * way). Then 6 partitions each reading the one before's output. Every
+ * output, count and the bytes around them are checked. */
+static void test_back_to_back(uint64_t seed)
+{
+    enum { CALLS = 60, CHAIN = 6 };
+    const size_t sizes[] = {1, 1000, 8191, 8193, 70001, 300007, 16385, 33, 0, 65537};
+    const wk_dtype dtypes[] = {WK_F32, WK_I32, WK_F16, WK_U64, WK_F64, WK_BF16, WK_I64, WK_U32};
+    const wk_keep_pattern keeps[] = {WK_KEEP_HALF, WK_KEEP_1PCT, WK_KEEP_99PCT, WK_KEEP_NONE, WK_KEEP_ALL,
+                                     WK_KEEP_ALTERNATE, WK_KEEP_BLOCKS};
+    const size_t max_n = 300007, slot = round_up((max_n + 8) * 8 + 256, 256);
+    unsigned char *h_in = malloc(slot * CALLS), *h_out = malloc(slot * CALLS), *h_flags = malloc(slot * CALLS);
+    uint64_t *h_counts = malloc(CALLS * 4 * sizeof *h_counts);
+    unsigned char *d_in, *d_out, *d_flags;
+    uint64_t *d_counts;
+    if (!h_in || !h_out || !h_flags || !h_counts) {
+        printf("FAIL back to back: out of host memory\n");
+        exit(1);
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d_in, slot * CALLS));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, slot * CALLS));
+    CHECK_CUDA(cudaMalloc((void **)&d_flags, slot * CALLS));
+    CHECK_CUDA(cudaMalloc((void **)&d_counts, CALLS * 4 * sizeof *d_counts));
+    memset(h_in, POISON, slot * CALLS);
+    memset(h_flags, 0, slot * CALLS);
+
+    b2b_call calls[CALLS];
+    for (int k = 0; k < CALLS; ++k) {
+        b2b_call *b = &calls[k];
+        memset(b, 0, sizeof *b);
+        b->scan = k % 6 == 5;
+        wk_ref_select_mode m = (wk_ref_select_mode)(k % WK_REF_SELECT_MODE_COUNT);
+        b->c = template_case(m, b->scan ? WK_I32 : dtypes[k % 8], seed + (uint64_t)k);
+        b->c.n = sizes[k % 10];
+        b->c.keep = keeps[k % 7];
+        b->c.in_offset = (size_t)k % 4;
+        b->c.out_offset = (size_t)k / 4 % 4;
+        b->c.flags_offset = (size_t)k / 3 % 4;
+        b->c.in_place = !b->scan && k % 4 == 1 && wk_ref_select_in_place_ok(m);
+        size_t elem = wk_dtype_size(b->c.dtype), oelem = wk_ref_select_out_size(m, b->c.dtype);
+        b->in_lead = 128 + b->c.in_offset * elem;
+        b->out_lead = b->c.in_place ? b->in_lead : 128 + b->c.out_offset * oelem;
+        unsigned char *in = h_in + (size_t)k * slot;
+        wk_select_case_data(&b->c, in + b->in_lead, h_flags + (size_t)k * slot + b->c.flags_offset);
+    }
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, slot * CALLS, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d_flags, h_flags, slot * CALLS, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(d_out, POISON, slot * CALLS));
+    CHECK_CUDA(cudaMemset(d_counts, POISON, CALLS * 4 * sizeof *d_counts));
+    CHECK_CUDA(cudaDeviceSynchronize());
+
+    int launched = 1;
+    for (int k = 0; k < CALLS; ++k) {
+        b2b_call *b = &calls[k];
+        unsigned char *in = d_in + (size_t)k * slot + b->in_lead;
+        unsigned char *out = b->c.in_place ? in : d_out + (size_t)k * slot + b->out_lead;
+        if (b->scan) {
+            launched &= wk_inclusive_scan(ctx, in, out, b->c.n, WK_I32, WK_SUM, stream) == WK_SUCCESS;
+            continue;
+        }
+        select_call s = call_of(&b->c, ctx, in, d_flags + (size_t)k * slot + b->c.flags_offset, out,
+                                d_counts + 4 * k + 1);
+        launched &= run_call(&s, stream) == WK_SUCCESS;
+    }
+
+    /* The chain: y[0] random i32, y[j + 1] = partition(y[j]) with its own
+     * constant. Each reads what the one before wrote. */
+    const size_t chain_n = 300007;
+    int32_t *h_chain[CHAIN + 1], *d_chain[CHAIN + 1];
+    wk_ref_select_spec chain_spec[CHAIN];
+    uint64_t *d_chain_counts;
+    CHECK_CUDA(cudaMalloc((void **)&d_chain_counts, CHAIN * sizeof(uint64_t)));
+    for (int j = 0; j <= CHAIN; ++j) {
+        h_chain[j] = malloc(chain_n * 4);
+        CHECK_CUDA(cudaMalloc((void **)&d_chain[j], chain_n * 4));
+    }
+    wk_generate(h_chain[0], chain_n, WK_I32, WK_GEN_UNIFORM, seed + 1000);
+    CHECK_CUDA(cudaMemcpy(d_chain[0], h_chain[0], chain_n * 4, cudaMemcpyHostToDevice));
+    for (int j = 0; j < CHAIN; ++j) {
+        memset(&chain_spec[j], 0, sizeof chain_spec[j]);
+        chain_spec[j].mode = WK_REF_PARTITION_IF;
+        chain_spec[j].dtype = WK_I32;
+        chain_spec[j].predicate.compare = j % 2 ? WK_LESS : WK_GREATER_EQUAL;
+        chain_spec[j].predicate.a.i32 = (int32_t)wk_rand64(seed, (uint64_t)j + 5000);
+        launched &= wk_partition_if(ctx, d_chain[j], d_chain[j + 1], d_chain_counts + j, chain_n, WK_I32,
+                                    chain_spec[j].predicate, stream) == WK_SUCCESS;
+    }
+    wk_expect(&tally, launched, "66 calls enqueued back to back are accepted");
+
+    CHECK_CUDA(cudaMemcpyAsync(h_out, d_out, slot * CALLS, cudaMemcpyDeviceToHost, stream));
+    unsigned char *h_in_after = malloc(slot * CALLS);
+    CHECK_CUDA(cudaMemcpyAsync(h_in_after, d_in, slot * CALLS, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaMemcpyAsync(h_counts, d_counts, CALLS * 4 * sizeof *h_counts, cudaMemcpyDeviceToHost, stream));
+    int32_t *h_chain_got = malloc(chain_n * 4);
+    uint64_t chain_count_got = 0;
+    CHECK_CUDA(cudaMemcpyAsync(h_chain_got, d_chain[CHAIN], chain_n * 4, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaMemcpyAsync(&chain_count_got, d_chain_counts + CHAIN - 1, 8, cudaMemcpyDeviceToHost, stream));
+    wait_stream(stream, HANG_SECONDS, "back to back");
+
+    int ok = 1, scans_ok = 1, counts_ok = 1;
+    unsigned char poison8[8];
+    memset(poison8, POISON, 8);
+    for (int k = 0; k < CALLS; ++k) {
+        const b2b_call *b = &calls[k];
+        const unsigned char *in = h_in + (size_t)k * slot;
+        if (b->scan) {
+            /* The scan of small-range data is exact: compare it whole. */
+            int32_t *want = malloc(b->c.n * 4 + 4);
+            wk_ref_scan_spec spec;
+            memset(&spec, 0, sizeof spec);
+            spec.dtype = WK_I32;
+            spec.op = WK_SUM;
+            wk_ref_scan(in + b->in_lead, want, b->c.n, &spec);
+            const unsigned char *got = (b->c.in_place ? h_in_after : h_out) + (size_t)k * slot + b->out_lead;
+            scans_ok &= memcmp(got, want, b->c.n * 4) == 0;
+            free(want);
+            continue;
+        }
+        const unsigned char *slot_got = (b->c.in_place ? h_in_after : h_out) + (size_t)k * slot;
+        ok &= check_results("back to back", &b->c, in + b->in_lead, h_flags + (size_t)k * slot + b->c.flags_offset,
+                            slot_got, b->out_lead, slot, b->c.in_place ? in : NULL, h_counts[4 * k + 1]);
+        /* The count's neighbours keep their poison. */
+        counts_ok &= memcmp(&h_counts[4 * k], poison8, 8) == 0 && memcmp(&h_counts[4 * k + 2], poison8, 8) == 0;
+    }
+    wk_expect(&tally, ok, "60 calls back to back on one stream: every count and output right, nothing else written");
+    wk_expect(&tally, counts_ok, "back to back: nothing written next to any d_count");
+    wk_expect(&tally, scans_ok, "back to back: the scans between the selects, on the same tile slots, are right");
+
+    for (int j = 0; j < CHAIN; ++j)
+        wk_ref_select(h_chain[j], NULL, h_chain[j + 1], chain_n, &chain_spec[j], NULL);
+    wk_select_case last;
+    memset(&last, 0, sizeof last);
+    last.mode = WK_REF_PARTITION_IF;
+    last.dtype = WK_I32;
+    last.n = chain_n;
+    last.predicate = chain_spec[CHAIN - 1].predicate;
+    ok = check_results("chain", &last, h_chain[CHAIN - 1], NULL, (const unsigned char *)h_chain_got, 0, chain_n * 4,
+                       NULL, chain_count_got);
+    wk_expect(&tally, ok, "6 partitions each reading the previous one's output, launched back to back: the last is right");
+
+    for (int j = 0; j <= CHAIN; ++j) {
+        free(h_chain[j]);
+        CHECK_CUDA(cudaFree(d_chain[j]));
+    }
+    CHECK_CUDA(cudaFree(d_chain_counts));
+    free(h_chain_got);
+    free(h_in_after);
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_flags));
+    CHECK_CUDA(cudaFree(d_counts));
+    free(h_in);
+    free(h_out);
+    free(h_flags);
+    free(h_counts);
+}
+
+/* --------------------------------------------------------- capture growth */
+
+/* A select on an input larger than the workspace covers, while the stream
+ * is being captured, is refused (growing it would allocate inside the
+ * graph) and changes nothing; after wk_scan_reserve the same capture is one
+ * kernel, and the graph, launched, selects right. A context of its own, so
+ * that the earlier tests' growth does not cover the size already. */
+static void test_capture_growth(uint64_t seed)
+{
+    wk_context *fresh;
+    wk_status st = wk_create(&fresh, -1);
+    wk_expect(&tally, st == WK_SUCCESS, "a second context");
+    if (st != WK_SUCCESS)
+        return;
+    /* 1 GiB of input: far beyond the slots wk_create reserves (warpkit.h:
+     * for 128 MiB). In place, so that one buffer does. */
+    wk_select_case c = template_case(WK_REF_UNIQUE, WK_I32, seed);
+    c.n = ((size_t)1 << 28) + 5;
+    c.keep = WK_KEEP_EVERY;
+    c.run_length = 3;
+    int32_t *h = malloc(c.n * 4), *got = malloc(c.n * 4);
+    unsigned char *d;
+    uint64_t *d_count;
+    CHECK_CUDA(cudaMalloc((void **)&d, c.n * 4 + 16));
+    CHECK_CUDA(cudaMalloc((void **)&d_count, 8));
+    wk_select_case_data(&c, h, NULL);
+    CHECK_CUDA(cudaMemcpy(d + 4, h, c.n * 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemset(d_count, POISON, 8));
+
+    select_call call = call_of(&c, fresh, d + 4, NULL, d + 4, d_count);
+    capture cap;
+    st = captured(&call, &cap, NULL);
+    char label[384];
+    snprintf(label, sizeof label,
+             "capture of a unique that must grow the workspace: status %s (want %s), message '%s', %zu nodes",
+             wk_status_string(st), wk_status_string(WK_ERROR_UNSUPPORTED), wk_last_error_message(), cap.nodes);
+    wk_expect(&tally, st == WK_ERROR_UNSUPPORTED && strlen(wk_last_error_message()) > 0 && cap.nodes == 0, label);
+    printf("refused as expected? %s\n", label);
+    uint64_t count = 0;
+    CHECK_CUDA(cudaMemcpy(got, d + 4, c.n * 4, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(&count, d_count, 8, cudaMemcpyDeviceToHost));
+    uint64_t poisoned;
+    memset(&poisoned, POISON, 8);
+    wk_expect(&tally, memcmp(got, h, c.n * 4) == 0 && count == poisoned,
+              "the refused call left its in-place data and d_count as they were");
+
+    st = wk_scan_reserve(fresh, c.n, WK_I32);
+    wk_expect(&tally, st == WK_SUCCESS, "wk_scan_reserve for 2^28 + 5 i32 elements");
+    cudaGraph_t graph = NULL;
+    st = captured(&call, &cap, &graph);
+    snprintf(label, sizeof label, "after wk_scan_reserve the capture works: status %s, %zu nodes, %zu kernels",
+             wk_status_string(st), cap.nodes, cap.kernels);
+    wk_expect(&tally, st == WK_SUCCESS && cap.nodes == 1 && cap.kernels == 1, label);
+    if (st == WK_SUCCESS && graph) {
+        cudaGraphExec_t exec;
+        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK_CUDA(cudaGraphLaunch(exec, stream));
+        wait_stream(stream, HANG_SECONDS, "captured unique");
+        CHECK_CUDA(cudaMemcpy(got, d + 4, c.n * 4, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(&count, d_count, 8, cudaMemcpyDeviceToHost));
+        int ok = check_results("captured graph", &c, h, NULL, (const unsigned char *)got, 0, c.n * 4,
+                               (const unsigned char *)h, count);
+        wk_expect(&tally, ok, "the captured in-place unique of 2^28 + 5 elements, launched, is right");
+        CHECK_CUDA(cudaGraphExecDestroy(exec));
+    }
+    if (graph)
+        CHECK_CUDA(cudaGraphDestroy(graph));
+    CHECK_CUDA(cudaFree(d));
+    CHECK_CUDA(cudaFree(d_count));
+    free(h);
+    free(got);
+    wk_destroy(fresh);
+}
+
+/* Managed memory is accepted for every pointer. */
+static void test_managed(uint64_t seed)
+{
+    wk_select_case c = template_case(WK_REF_SELECT_FLAGGED, WK_F32, seed);
+    c.n = 100003;
+    c.keep = WK_KEEP_HALF;
+    float *in, *out;
+    uint8_t *flags;
+    uint64_t *count;
+    CHECK_CUDA(cudaMallocManaged((void **)&in, c.n * sizeof *in, cudaMemAttachGlobal));
+    CHECK_CUDA(cudaMallocManaged((void **)&out, c.n * sizeof *out, cudaMemAttachGlobal));
+    CHECK_CUDA(cudaMallocManaged((void **)&flags, c.n, cudaMemAttachGlobal));
+    CHECK_CUDA(cudaMallocManaged((void **)&count, 8, cudaMemAttachGlobal));
+    wk_select_case_data(&c, in, flags);
+    memset(out, POISON, c.n * sizeof *out);
+    select_call call = call_of(&c, ctx, in, flags, out, count);
+    wk_status st = run_call(&call, stream);
+    wait_stream(stream, HANG_SECONDS, "managed");
+    wk_expect(&tally,
+              st == WK_SUCCESS && check_results("managed", &c, in, flags, (const unsigned char *)out, 0,
+                                                c.n * sizeof *out, NULL, *count),
+              "select_flagged f32 over managed memory is right");
+    CHECK_CUDA(cudaFree(in));
+    CHECK_CUDA(cudaFree(out));
+    CHECK_CUDA(cudaFree(flags));
+    CHECK_CUDA(cudaFree(count));
+}
+
+int main(void)
+{
+    int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
+    if (setup >= 0)
+        return setup;
+    uint64_t seed = wk_seed_from_time();
+    printf("seed %llu (set WK_SEED to repeat)\n", (unsigned long long)seed);
+    CHECK_CUDA(cudaStreamCreate(&stream));
+    CHECK_CUDA(cudaMalloc((void **)&d_region, REGION_BYTES));
+
+    test_rejections();
+    test_empty();
+    test_accepted_shapes();
+    test_single_launch();
+    test_repeatable(seed);
+    test_back_to_back(seed + 10);
+    test_capture_growth(seed + 20);
+    test_managed(seed + 30);
+
+    CHECK_CUDA(cudaFree(d_region));
+    CHECK_CUDA(cudaStreamDestroy(stream));
+    wk_destroy(ctx);
+    return wk_tally_finish(&tally);
+}
