@@ -62,20 +62,20 @@ echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
-build-gpu/tools/warpkit bench --repeats 15 --json "$out/bench.json" 2>"$logs/bench-progress.log" | tee "$logs/bench.log"
-rm -f "$out/bench-scan.json" # a run that stops on a wrong answer writes none
-build-gpu/tools/warpkit bench --op scan --repeats 15 --json "$out/bench-scan.json" 2>"$logs/bench-scan-progress.log" |
-    tee "$logs/bench-scan.log"
-tail -n 3 "$logs/bench-scan-progress.log"
-rm -f "$out/bench-select.json"
-build-gpu/tools/warpkit bench --op select --repeats 15 --json "$out/bench-select.json" \
-    2>"$logs/bench-select-progress.log" | tee "$logs/bench-select.log"
-tail -n 3 "$logs/bench-select-progress.log"
+# WK_BENCH_OPS picks the benchmarks of this run (default: all three); the
+# results file takes every bench JSON present in OUTPUT_DIR.
+for op in ${WK_BENCH_OPS:-reduce scan select}; do
+    json=$out/bench-$op.json
+    rm -f "$json" # a run that stops on a wrong answer writes none
+    build-gpu/tools/warpkit bench --op "$op" --repeats 15 --json "$json" 2>"$logs/bench-$op-progress.log" |
+        tee "$logs/bench-$op.log"
+    tail -n 3 "$logs/bench-$op-progress.log"
+done
 
 # Every bench run that finished: the reduce rows, then the scan rows, then
 # the select rows.
 bench_args=()
-for f in "$out/bench.json" "$out/bench-scan.json" "$out/bench-select.json"; do
+for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json"; do
     [ -s "$f" ] && bench_args+=(--bench "$f")
 done
 python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \

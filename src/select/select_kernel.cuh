@@ -112,14 +112,16 @@ template <int V, class W> __device__ inline unsigned nonzero_bytes(W bytes)
 
 /* wk_unique: bit e set when element e0 + e starts a run, i.e. it is the
  * first element or differs from the one before. Lane i gets the element
- * before its vector from lane i - 1; lane 0 reads it from memory. */
+ * before its vector from lane i - 1, and lane 0 gets `before_round`: the
+ * last element of the warp's previous round, or for the first round the
+ * element read before the warp's run (load_before_run). */
 template <class S>
-__device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, size_t e0, unsigned lane)
+__device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, size_t e0, S before_round)
 {
     constexpr int V = vec<S>::size;
     S before = shfl_up(full_mask, x.e[V - 1], 1);
-    if (lane == 0 && e0 > io.src.first && e0 - 1 < io.src.end)
-        before = io.src.in[e0 - 1];
+    if (lane_id() == 0)
+        before = before_round;
     unsigned bits = 0;
 #pragma unroll
     for (int e = 0; e < V; ++e) {
@@ -127,6 +129,13 @@ __device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, si
         bits |= (unsigned)(e0 + e == io.src.first || !same(x.e[e], previous)) << e;
     }
     return bits;
+}
+
+/* The element before virtual index e0, where it is data (else a filler
+ * that run_heads never compares). Each warp reads one, with its tile. */
+template <class S> __device__ inline S load_before_run(const select_io<S> &io, size_t e0)
+{
+    return e0 > io.src.first && e0 - 1 < io.src.end ? io.src.in[e0 - 1] : S();
 }
 
 /* Elements of the data before virtual index v. */
@@ -155,6 +164,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     vec<S> x[rounds];
     flag_word<V> flags[rounds];
+    S before_run = S(); /* wk_unique: the element before the warp's run */
     auto load_tile = [&](size_t first) {
 #pragma unroll
         for (int k = 0; k < rounds; ++k) {
@@ -162,6 +172,8 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
             if constexpr (Mode == WK_SELECT_FLAGGED)
                 flags[k] = load_flags(io, first + 32 * k);
         }
+        if constexpr (Mode == WK_UNIQUE)
+            before_run = load_before_run(io, (first - lane) * V);
     };
     load_tile((size_t)blockIdx.x * (threads * rounds) + lane_vec);
     if (threadIdx.x == 0)
@@ -185,7 +197,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         if constexpr (Mode == WK_SELECT_FLAGGED)
             bits = nonzero_bytes<V>(flags[k]);
         else if constexpr (Mode == WK_UNIQUE)
-            bits = run_heads(io, x[k], e0, lane);
+            bits = run_heads(io, x[k], e0, k == 0 ? before_run : shfl(full_mask, x[k > 0 ? k - 1 : 0].e[V - 1], 31));
         else
             bits = predicate_bits(x[k], predicate);
         bits &= valid_bits<V>(e0, io.src.first, io.src.end);

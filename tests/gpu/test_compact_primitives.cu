@@ -15,12 +15,11 @@
  * Usage: test_compact_primitives. WK_SEED=<n> repeats a run; WK_VERBOSE=1 shows
  * every wrong element. Exits 77 (CTest's skip code) without a CUDA device.
  */
+#include "primitives_test_util.cuh"
 #include "warpkit/block.cuh"
 
 #include <cuda_runtime.h>
 
-#include <chrono>
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,29 +30,6 @@
 namespace {
 
 typedef unsigned long long u64;
-
-std::string fmt(const char *format, ...)
-{
-    char buf[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(buf, sizeof buf, format, args);
-    va_end(args);
-    return buf;
-}
-
-/* splitmix64 */
-struct rng {
-    uint64_t state;
-    uint64_t next()
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    uint64_t below(uint64_t n) { return next() % n; }
-};
 
 int g_passed = 0, g_failed = 0, g_lines_shown = 0;
 bool g_verbose = false;
@@ -303,24 +279,9 @@ void test_block(rng &r)
 
 int main()
 {
-    const char *env = getenv("WK_SEED");
-    const uint64_t seed = env && *env ? strtoull(env, nullptr, 0)
-                                      : (uint64_t)std::chrono::system_clock::now().time_since_epoch().count();
-    printf("seed %llu (WK_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
-    const char *verbose = getenv("WK_VERBOSE");
-    g_verbose = verbose && *verbose && strcmp(verbose, "0") != 0;
-    fflush(stdout);
-
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIP: no CUDA device found\n");
+    rng r;
+    if (!primitives_test_start(&r, &g_verbose, check_cuda))
         return 77;
-    }
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    printf("device 0: %s (compute capability %d.%d)\n", prop.name, prop.major, prop.minor);
-
-    rng r{seed};
     test_warp(r, false);
     test_warp(r, true);
     test_block(r);

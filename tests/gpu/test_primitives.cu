@@ -37,14 +37,13 @@
  * WK_VERBOSE=1 prints every wrong element, not only the first of a few cases
  * per group. Exits 77 (CTest's skip code) when there is no CUDA device.
  */
+#include "primitives_test_util.cuh"
 #include "warpkit/block.cuh"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -58,31 +57,6 @@
 namespace {
 
 /* ================================================================ utilities */
-
-std::string fmt(const char *format, ...)
-{
-    char buf[512];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(buf, sizeof buf, format, args);
-    va_end(args);
-    return buf;
-}
-
-/* splitmix64: small, fast, and good enough to pick test inputs. */
-struct rng {
-    uint64_t state;
-    uint64_t next()
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    /* Uniform in [0, n); the modulo bias is negligible for the small n used. */
-    uint64_t below(uint64_t n) { return next() % n; }
-    long long range(long long lo, long long hi) { return lo + (long long)below((uint64_t)(hi - lo) + 1); }
-};
 
 /* ---------------------------------------------------------- test results */
 
@@ -1097,27 +1071,9 @@ template <class T> void test_type(rng &r)
 
 int main()
 {
-    uint64_t seed;
-    const char *env = getenv("WK_SEED");
-    if (env && *env)
-        seed = strtoull(env, nullptr, 0);
-    else
-        seed = (uint64_t)std::chrono::system_clock::now().time_since_epoch().count();
-    printf("seed %llu (WK_SEED=%llu repeats this run)\n", (unsigned long long)seed, (unsigned long long)seed);
-    const char *verbose = getenv("WK_VERBOSE");
-    g_verbose = verbose && *verbose && strcmp(verbose, "0") != 0;
-    fflush(stdout);
-
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        printf("SKIP: no CUDA device found\n");
+    rng r;
+    if (!primitives_test_start(&r, &g_verbose, check_cuda))
         return 77;
-    }
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    printf("device 0: %s (compute capability %d.%d)\n", prop.name, prop.major, prop.minor);
-
-    rng r{seed};
     test_type<int>(r);
     test_type<unsigned>(r);
     test_type<long long>(r);

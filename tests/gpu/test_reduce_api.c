@@ -3,32 +3,22 @@
  * the stream into a graph) and leaves the output as it was; a good call is
  * exactly one kernel launch at every size; results repeat bit for bit;
  * wk_reduce_to_host and managed memory work. Exits 77 without a device. */
+#include "api_test_util.h"
 #include "generate.h"
 #include "test_util.h"
 #include "warpkit.h"
 
-#include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define POISON 0x5A
 #define OUT_BYTES 32
 
 static wk_context *ctx;
 static cudaStream_t stream;
 static wk_tally tally;
-
-#define CHECK_CUDA(call)                                                                       \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
 
 /* Runs wk_reduce under stream capture and reports how many graph nodes it
  * added: the number of launches (and copies) the call enqueued. */
@@ -39,32 +29,15 @@ static wk_status captured_reduce(const void *in, void *out, size_t n, wk_dtype d
     CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
     wk_status st = wk_reduce(ctx, in, out, n, dtype, op, stream);
     CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-    CHECK_CUDA(cudaGraphGetNodes(graph, NULL, nodes));
-    *all_kernels = 1;
-    if (*nodes > 0) {
-        cudaGraphNode_t *list = malloc(*nodes * sizeof *list);
-        CHECK_CUDA(cudaGraphGetNodes(graph, list, nodes));
-        for (size_t i = 0; i < *nodes; ++i) {
-            enum cudaGraphNodeType type;
-            CHECK_CUDA(cudaGraphNodeGetType(list[i], &type));
-            *all_kernels &= type == cudaGraphNodeTypeKernel;
-        }
-        free(list);
-    }
+    wk_capture got;
+    wk_count_graph_nodes(graph, &got);
+    *nodes = got.nodes;
+    *all_kernels = got.kernels == got.nodes;
     CHECK_CUDA(cudaGraphDestroy(graph));
     return st;
 }
 
-static int out_untouched(const void *d_out)
-{
-    unsigned char h[OUT_BYTES];
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(h, d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < OUT_BYTES; ++i)
-        if (h[i] != POISON)
-            return 0;
-    return 1;
-}
+static int out_untouched(const void *d_out) { return wk_device_changes(stream, d_out, OUT_BYTES, 0, 0) == 0; }
 
 /* A bad call: the expected status, a message, no launch, output unchanged. */
 static void expect_rejected(const char *what, wk_status want, const void *in, void *d_out_region, void *out,

@@ -10,40 +10,29 @@
  * full; a graph captured before the workspace grew still runs right after;
  * -0.0 survives as an init and as a first element. Exits 77 without a
  * device. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep, sysconf */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 
+#include "api_test_util.h"
 #include "generate.h"
 #include "scan/plan.h"
 #include "scan_reference.h"
 #include "test_util.h"
 #include "warpkit.h"
 
-#include <cuda_runtime_api.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#define POISON 0x5A
 #define REGION_BYTES 4096
 
 static wk_context *ctx;
 static cudaStream_t stream;
 static wk_tally tally;
 static unsigned char *d_region; /* poisoned before each rejected call */
-
-#define CHECK_CUDA(call)                                                                       \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
 
 /* One call of either scan. */
 typedef struct scan_call {
@@ -79,58 +68,22 @@ static wk_status run_call(const scan_call *c, cudaStream_t s)
 
 static const char *kind(const scan_call *c) { return c->exclusive ? "exclusive" : "inclusive"; }
 
-/* Runs the call under stream capture and reports how many graph nodes it
- * added (the launches, copies and allocations it enqueued) and whether all
- * are kernels. The graph goes to *keep when that is not NULL. A capture the
- * call broke counts as SIZE_MAX nodes. */
+static wk_status enqueue_call(const void *c, cudaStream_t s) { return run_call(c, s); }
+
+/* Runs the call under stream capture (see wk_capture_call) and reports how
+ * many graph nodes it added and whether all are kernels. */
 static wk_status captured(const scan_call *c, size_t *nodes, int *all_kernels, cudaGraph_t *keep)
 {
-    cudaGraph_t graph = NULL;
-    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    wk_status st = run_call(c, stream);
-    cudaError_t end = cudaStreamEndCapture(stream, &graph);
-    *all_kernels = 1;
-    if (end != cudaSuccess) {
-        printf("FAIL the call broke the stream capture: %s\n", cudaGetErrorString(end));
-        cudaGetLastError();
-        *nodes = SIZE_MAX;
-        *all_kernels = 0;
-        return st;
-    }
-    CHECK_CUDA(cudaGraphGetNodes(graph, NULL, nodes));
-    if (*nodes > 0) {
-        cudaGraphNode_t *list = malloc(*nodes * sizeof *list);
-        CHECK_CUDA(cudaGraphGetNodes(graph, list, nodes));
-        for (size_t i = 0; i < *nodes; ++i) {
-            enum cudaGraphNodeType type;
-            CHECK_CUDA(cudaGraphNodeGetType(list[i], &type));
-            *all_kernels &= type == cudaGraphNodeTypeKernel;
-        }
-        free(list);
-    }
-    if (keep)
-        *keep = graph;
-    else
-        CHECK_CUDA(cudaGraphDestroy(graph));
+    wk_capture got;
+    wk_status st = wk_capture_call(stream, enqueue_call, c, &got, keep);
+    *nodes = got.nodes;
+    *all_kernels = got.kernels == got.nodes;
     return st;
 }
 
-static void poison_region(void)
-{
-    CHECK_CUDA(cudaMemset(d_region, POISON, REGION_BYTES));
-    CHECK_CUDA(cudaDeviceSynchronize());
-}
+static void poison_region(void) { wk_poison_device(d_region, REGION_BYTES); }
 
-static int region_untouched(void)
-{
-    unsigned char h[REGION_BYTES];
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(h, d_region, REGION_BYTES, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < REGION_BYTES; ++i)
-        if (h[i] != POISON)
-            return 0;
-    return 1;
-}
+static int region_untouched(void) { return wk_device_changes(stream, d_region, REGION_BYTES, 0, 0) == 0; }
 
 /* A bad call: the expected status, a message, no launch, memory unchanged.
  * Checked for the inclusive and the exclusive scan alike. */
@@ -297,8 +250,6 @@ static void test_single_launch(void)
 
 /* ------------------------------------------------------ output checks */
 
-static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
 /* Checks got against the reference for the call (both on the host), with
  * the checker's one-line verdict in msg. Returns the mismatches, or
  * WK_REF_SCAN_INVALID. Safe to run on several threads at once. */
@@ -322,45 +273,6 @@ static int check_output(const scan_call *c, const void *h_in, const void *h_got,
         printf("FAIL %s %s %s %s n=%zu: %s\n", what, kind(c), wk_dtype_name(c->dtype), wk_op_name(c->op), c->n, msg);
     return bad == 0;
 }
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Waits for the stream's work to finish, at most `limit` seconds. A scan
- * whose tiles wait for a status that never comes (one cleared or never
- * published) spins forever; this turns that into a failure that names the
- * call, instead of a test killed by CTest's timeout. The context cannot be
- * used after such a hang, so the test ends there. */
-static void wait_stream(cudaStream_t s, double limit, const char *what)
-{
-    double start = seconds_now();
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(s);
-        if (e == cudaSuccess)
-            return;
-        if (e != cudaErrorNotReady) {
-            printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
-            fflush(stdout);
-            exit(1);
-        }
-        if (seconds_now() - start > limit) {
-            printf("FAIL %s: not finished after %.0f s (a tile waiting for a status that never comes?)\n", what,
-                   limit);
-            fflush(stdout);
-            _exit(1); /* no CUDA teardown: it would wait for the hung kernel */
-        }
-        struct timespec pause = {0, 20000};
-        nanosleep(&pause, NULL);
-    }
-}
-
-/* A call may take this long before it counts as hung: generous, so that
- * runs under compute-sanitizer (tens of times slower) do not trip it. */
-#define HANG_SECONDS 120.0
 
 /* The same input gives the same bits, call after call: f32 and f64 sums of
  * uniform data, whose order of rounding is fixed by n, alignment and
@@ -506,11 +418,10 @@ static void test_back_to_back(uint64_t seed)
  * does not cover the size already. */
 static void test_capture_growth(uint64_t seed)
 {
-    wk_context *fresh;
-    wk_status st = wk_create(&fresh, -1);
-    wk_expect(&tally, st == WK_SUCCESS, "a second context");
-    if (st != WK_SUCCESS)
+    wk_context *fresh = wk_fresh_context(&tally, "a second context");
+    if (!fresh)
         return;
+    wk_status st;
     /* 1 GiB of input: far beyond the slots wk_create reserves (warpkit.h:
      * for 128 MiB). */
     const size_t n = ((size_t)1 << 28) + 5;
@@ -690,11 +601,10 @@ static void test_mixed_widths(uint64_t seed)
     /* Elements per buffer: the largest call plus its offset, for either width. */
     const size_t max_bytes = (max_tiles + 1) * tile_bytes, pad = 4;
 
-    wk_context *fresh;
-    wk_status st = wk_create(&fresh, -1);
-    wk_expect(&tally, st == WK_SUCCESS, "mixed widths: a fresh context");
-    if (st != WK_SUCCESS)
+    wk_context *fresh = wk_fresh_context(&tally, "mixed widths: a fresh context");
+    if (!fresh)
         return;
+    wk_status st;
 
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int workers = cpus > 2 ? (int)(cpus - 1 < 8 ? cpus - 1 : 8) : 1;
@@ -893,11 +803,10 @@ static void replay_after_growth(wk_context *fresh, cudaGraph_t graph, const scan
  * still there; compute-sanitizer sees the use either way. */
 static void test_graph_after_growth(uint64_t seed)
 {
-    wk_context *fresh;
-    wk_status st = wk_create(&fresh, -1);
-    wk_expect(&tally, st == WK_SUCCESS, "graph after growth: a fresh context");
-    if (st != WK_SUCCESS)
+    wk_context *fresh = wk_fresh_context(&tally, "graph after growth: a fresh context");
+    if (!fresh)
         return;
+    wk_status st;
     const size_t n = (size_t)1 << 20;
     float *h = malloc(n * sizeof *h), *got = malloc(n * sizeof *got);
     float *d_in, *d_out;
@@ -1015,13 +924,10 @@ static void test_negative_zero(uint64_t seed)
 
 int main(void)
 {
-    int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
-    if (setup >= 0)
-        return setup;
-    uint64_t seed = wk_seed_from_time();
-    printf("seed %llu (set WK_SEED to repeat)\n", (unsigned long long)seed);
-    CHECK_CUDA(cudaStreamCreate(&stream));
-    CHECK_CUDA(cudaMalloc((void **)&d_region, REGION_BYTES));
+    uint64_t seed;
+    int start = wk_api_test_start(&ctx, &seed, &stream, &d_region, REGION_BYTES);
+    if (start >= 0)
+        return start;
 
     test_rejections();
     test_accepted_shapes();
@@ -1035,8 +941,5 @@ int main(void)
     test_graph_after_growth(seed + 60);
     test_mixed_widths(seed + 70);
 
-    CHECK_CUDA(cudaFree(d_region));
-    CHECK_CUDA(cudaStreamDestroy(stream));
-    wk_destroy(ctx);
-    return wk_tally_finish(&tally);
+    return wk_api_test_finish(ctx, stream, d_region, &tally);
 }

@@ -9,52 +9,25 @@
  *
  * WK_TEST_QUICK=1 runs the short list (for the sanitizers); WK_SEED repeats a
  * run. Exits 77 (skipped) without a CUDA device. */
-#include "generate.h"
+#include "case_test_util.h"
 #include "select_cases.h"
-#include "test_util.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+static size_t cases(wk_case_level level, uint64_t seed, void *out, size_t cap)
+{
+    return wk_select_cases(level, seed, out, cap);
+}
+
+static size_t huge_cases(uint64_t seed, void *out, size_t cap) { return wk_select_huge_cases(seed, out, cap); }
+
+static wk_check_result check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
+{
+    return wk_check_select_case(env, c, msg, msg_size);
+}
+
+static size_t elements(const void *c) { return ((const wk_select_case *)c)->n; }
 
 int main(void)
 {
-    wk_check_env env;
-    int setup = wk_test_setup(wk_check_env_init(&env, -1), "set-up");
-    if (setup >= 0)
-        return setup;
-    int quick = wk_test_quick();
-    uint64_t seed = wk_seed_from_time();
-    printf("seed %llu (set WK_SEED to repeat)%s\n", (unsigned long long)seed, quick ? ", quick list" : "");
-
-    wk_case_level level = quick ? WK_CASES_QUICK : WK_CASES_FULL;
-    size_t count = wk_select_cases(level, seed, NULL, 0);
-    size_t huge = quick ? 0 : wk_select_huge_cases(seed, NULL, 0);
-    wk_select_case *cases = malloc((count + huge) * sizeof *cases);
-    if (!cases)
-        return 1;
-    wk_select_cases(level, seed, cases, count);
-    wk_select_huge_cases(seed, cases + count, huge);
-    printf("%zu cases, %zu of them over 2^31 elements\n", count + huge, huge);
-
-    wk_tally t = {0, 0};
-    int skipped = 0;
-    char msg[2048];
-    for (size_t i = 0; i < count + huge; ++i) {
-        wk_check_result r = wk_check_select_case(&env, &cases[i], msg, sizeof msg);
-        if (r == WK_CHECK_SKIP) {
-            printf("SKIP %s\n", msg);
-            skipped++;
-            continue;
-        }
-        /* Failures always print; passes only for the large cases, to keep the log short. */
-        if (r != WK_CHECK_PASS || cases[i].n > ((size_t)1 << 20))
-            printf("%s %s\n", r == WK_CHECK_PASS ? "pass" : "FAIL", msg);
-        fflush(stdout);
-        wk_tally_add(&t, r == WK_CHECK_PASS);
-    }
-    if (skipped)
-        printf("%d cases skipped for lack of memory\n", skipped);
-    free(cases);
-    wk_check_env_free(&env);
-    return wk_tally_finish(&t);
+    const wk_case_list list = {sizeof(wk_select_case), cases, huge_cases, check, elements};
+    return wk_run_case_list(&list);
 }

@@ -9,8 +9,7 @@
  * partitions each reading the last one's output, are each right; a call
  * that would grow the workspace during capture is refused until
  * wk_scan_reserve; managed memory works. Exits 77 without a device. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
-
+#include "api_test_util.h"
 #include "generate.h"
 #include "scan_reference.h"
 #include "select_cases.h"
@@ -18,16 +17,12 @@
 #include "test_util.h"
 #include "warpkit.h"
 
-#include <cuda_runtime_api.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#define POISON 0x5A
 #define REGION_BYTES 4096
 
 /* Where the default call's buffers sit in the region: n = 100 elements
@@ -43,15 +38,6 @@ static cudaStream_t stream;
 static wk_tally tally;
 static unsigned char *d_region; /* poisoned before each rejected call */
 static unsigned char host_buf[REGION_BYTES]; /* ordinary host memory, poisoned too */
-
-#define CHECK_CUDA(call)                                                                       \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
 
 /* ---------------------------------------------------------------- calls */
 
@@ -108,51 +94,17 @@ static wk_status run_call(const select_call *c, cudaStream_t s)
 
 static const char *mode_name(const select_call *c) { return wk_ref_select_mode_name(c->mode); }
 
-/* What a captured call enqueued. */
-typedef struct capture {
-    size_t nodes, kernels, memsets;
-} capture;
+static wk_status enqueue_call(const void *c, cudaStream_t s) { return run_call(c, s); }
 
-/* Runs the call under stream capture and reports the graph nodes it added
- * (launches, copies, memsets, allocations) by kind. The graph goes to
- * *keep when that is not NULL. A capture the call broke counts as
- * SIZE_MAX nodes. */
-static wk_status captured(const select_call *c, capture *got, cudaGraph_t *keep)
+/* Runs the call under stream capture: see wk_capture_call. */
+static wk_status captured(const select_call *c, wk_capture *got, cudaGraph_t *keep)
 {
-    cudaGraph_t graph = NULL;
-    memset(got, 0, sizeof *got);
-    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    wk_status st = run_call(c, stream);
-    cudaError_t end = cudaStreamEndCapture(stream, &graph);
-    if (end != cudaSuccess) {
-        printf("FAIL the call broke the stream capture: %s\n", cudaGetErrorString(end));
-        cudaGetLastError();
-        got->nodes = SIZE_MAX;
-        return st;
-    }
-    CHECK_CUDA(cudaGraphGetNodes(graph, NULL, &got->nodes));
-    if (got->nodes > 0) {
-        cudaGraphNode_t *list = malloc(got->nodes * sizeof *list);
-        CHECK_CUDA(cudaGraphGetNodes(graph, list, &got->nodes));
-        for (size_t i = 0; i < got->nodes; ++i) {
-            enum cudaGraphNodeType type;
-            CHECK_CUDA(cudaGraphNodeGetType(list[i], &type));
-            got->kernels += type == cudaGraphNodeTypeKernel;
-            got->memsets += type == cudaGraphNodeTypeMemset;
-        }
-        free(list);
-    }
-    if (keep)
-        *keep = graph;
-    else
-        CHECK_CUDA(cudaGraphDestroy(graph));
-    return st;
+    return wk_capture_call(stream, enqueue_call, c, got, keep);
 }
 
 static void poison_region(void)
 {
-    CHECK_CUDA(cudaMemset(d_region, POISON, REGION_BYTES));
-    CHECK_CUDA(cudaDeviceSynchronize());
+    wk_poison_device(d_region, REGION_BYTES);
     memset(host_buf, POISON, sizeof host_buf);
 }
 
@@ -160,14 +112,9 @@ static void poison_region(void)
  * poisoned, other than [skip, skip + skip_bytes) of the region. */
 static size_t region_changes(size_t skip, size_t skip_bytes)
 {
-    unsigned char h[REGION_BYTES];
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(h, d_region, REGION_BYTES, cudaMemcpyDeviceToHost));
-    size_t changed = 0;
-    for (size_t i = 0; i < REGION_BYTES; ++i) {
-        changed += (i < skip || i >= skip + skip_bytes) && h[i] != POISON;
+    size_t changed = wk_device_changes(stream, d_region, REGION_BYTES, skip, skip_bytes);
+    for (size_t i = 0; i < REGION_BYTES; ++i)
         changed += host_buf[i] != POISON;
-    }
     return changed;
 }
 
@@ -177,7 +124,7 @@ static size_t region_changes(size_t skip, size_t skip_bytes)
 static void expect_rejected(const char *what, wk_status want, select_call c)
 {
     char label[512], message[256];
-    capture got;
+    wk_capture got;
     poison_region();
     wk_status st = captured(&c, &got, NULL);
     snprintf(message, sizeof message, "%s", wk_last_error_message());
@@ -385,7 +332,7 @@ static void test_empty(void)
                 c.flags = NULL;
             }
             poison_region();
-            capture got;
+            wk_capture got;
             wk_status st = captured(&c, &got, NULL);
             char label[256];
             snprintf(label, sizeof label, "%s n = 0%s, captured: status %s, %zu nodes (%zu memsets, %zu kernels)",
@@ -412,7 +359,7 @@ static void test_empty(void)
 static void expect_one_launch(const char *what, select_call c)
 {
     char label[512];
-    capture got;
+    wk_capture got;
     wk_status st = captured(&c, &got, NULL);
     snprintf(label, sizeof label, "%s %s n=%zu %s: status %s (%s), %zu nodes, %zu kernels (want 1)", mode_name(&c),
              wk_dtype_name(c.dtype), c.n, what, wk_status_string(st), wk_last_error_message(), got.nodes,
@@ -531,45 +478,6 @@ static void test_single_launch(void)
 }
 
 /* --------------------------------------------------------- output checks */
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Waits for the stream's work to finish, at most `limit` seconds: a select
- * whose tiles wait for a status that never comes spins forever, and this
- * turns that into a failure that names the call. The context cannot be
- * used after such a hang, so the test ends there. */
-static void wait_stream(cudaStream_t s, double limit, const char *what)
-{
-    double start = seconds_now();
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(s);
-        if (e == cudaSuccess)
-            return;
-        if (e != cudaErrorNotReady) {
-            printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
-            fflush(stdout);
-            exit(1);
-        }
-        if (seconds_now() - start > limit) {
-            printf("FAIL %s: not finished after %.0f s (a tile waiting for a status that never comes?)\n", what,
-                   limit);
-            fflush(stdout);
-            _exit(1); /* no CUDA teardown: it would wait for the hung kernel */
-        }
-        struct timespec pause = {0, 20000};
-        nanosleep(&pause, NULL);
-    }
-}
-
-/* Generous, so that runs under compute-sanitizer do not trip it. */
-#define HANG_SECONDS 120.0
-
-static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 /* A case of the quick list with this mode and dtype and plain data: its
  * predicate keeps some values and drops others. The caller sets the rest. */
@@ -865,11 +773,10 @@ static void test_back_to_back(uint64_t seed)
  * that the earlier tests' growth does not cover the size already. */
 static void test_capture_growth(uint64_t seed)
 {
-    wk_context *fresh;
-    wk_status st = wk_create(&fresh, -1);
-    wk_expect(&tally, st == WK_SUCCESS, "a second context");
-    if (st != WK_SUCCESS)
+    wk_context *fresh = wk_fresh_context(&tally, "a second context");
+    if (!fresh)
         return;
+    wk_status st;
     /* 1 GiB of input: far beyond the slots wk_create reserves (warpkit.h:
      * for 128 MiB). In place, so that one buffer does. */
     wk_select_case c = template_case(WK_REF_UNIQUE, WK_I32, seed);
@@ -886,7 +793,7 @@ static void test_capture_growth(uint64_t seed)
     CHECK_CUDA(cudaMemset(d_count, POISON, 8));
 
     select_call call = call_of(&c, fresh, d + 4, NULL, d + 4, d_count);
-    capture cap;
+    wk_capture cap;
     st = captured(&call, &cap, NULL);
     char label[384];
     snprintf(label, sizeof label,
@@ -960,13 +867,10 @@ static void test_managed(uint64_t seed)
 
 int main(void)
 {
-    int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
-    if (setup >= 0)
-        return setup;
-    uint64_t seed = wk_seed_from_time();
-    printf("seed %llu (set WK_SEED to repeat)\n", (unsigned long long)seed);
-    CHECK_CUDA(cudaStreamCreate(&stream));
-    CHECK_CUDA(cudaMalloc((void **)&d_region, REGION_BYTES));
+    uint64_t seed;
+    int start = wk_api_test_start(&ctx, &seed, &stream, &d_region, REGION_BYTES);
+    if (start >= 0)
+        return start;
 
     test_rejections();
     test_empty();
@@ -977,8 +881,5 @@ int main(void)
     test_capture_growth(seed + 20);
     test_managed(seed + 30);
 
-    CHECK_CUDA(cudaFree(d_region));
-    CHECK_CUDA(cudaStreamDestroy(stream));
-    wk_destroy(ctx);
-    return wk_tally_finish(&tally);
+    return wk_api_test_finish(ctx, stream, d_region, &tally);
 }
