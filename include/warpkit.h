@@ -301,10 +301,13 @@ typedef struct wk_predicate {
  * fills all n). With n = 0 the only work is a zero written to d_count
  * (cudaMemsetAsync on `stream`); the other pointers are then not checked.
  *
- * Memory: d_out == d_in (in place) is allowed for wk_select_if,
- * wk_select_flagged and wk_unique: each output lands at or before the input
- * it comes from, and a tile writes only after every earlier tile has read
- * its input. wk_partition_if and wk_where need outputs apart from the input.
+ * Memory: d_out (d_indices) must have room for n outputs whatever the
+ * count: the count is known only on the device, and the overlap checks
+ * below take the whole n. d_out == d_in (in place) is allowed for
+ * wk_select_if, wk_select_flagged and wk_unique: each output lands at or
+ * before the input it comes from, and a tile writes only after every
+ * earlier tile has read its input. wk_partition_if and wk_where need
+ * outputs apart from the input.
  * Any other overlap between inputs, outputs and d_count returns
  * WK_ERROR_INVALID_ARGUMENT. d_in and d_out need only the element
  * alignment, d_flags none.

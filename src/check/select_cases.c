@@ -844,7 +844,7 @@ size_t wk_select_huge_cases(uint64_t seed, wk_select_case *out, size_t cap)
     /* 2 bytes per element: 2^31 elements in 2 x 4 GiB. */
     add(&l, WK_REF_SELECT_IF, WK_F16, WK_LESS, n + 9, apart, half, WK_SELECT_PLAIN);
     add(&l, WK_REF_UNIQUE, WK_F16, WK_LESS, n + 3, in_place, half, WK_SELECT_PLAIN);
-    /* 1 %: where's output is sized to the count (WK_SELECT_WHERE_SLACK). */
+    /* 2^31 indices take 16 GiB beside the 4 GiB input. */
     add(&l, WK_REF_WHERE, WK_F16, WK_GREATER_EQUAL, n + 5, apart, one, WK_SELECT_PLAIN);
     return l.count;
 }

@@ -86,12 +86,11 @@ static void plan_input(const wk_select_case *c, layout *g)
     }
 }
 
-static void plan_output(const wk_select_case *c, uint64_t want, layout *g)
+/* The output has room for n outputs, as the API asks: the count is known
+ * only on the device. */
+static void plan_output(const wk_select_case *c, layout *g)
 {
     g->capacity = c->n;
-    if (c->mode == WK_REF_WHERE && c->n > WK_SELECT_WHERE_FULL_BYTES / g->out_elem &&
-        want + WK_SELECT_WHERE_SLACK < c->n)
-        g->capacity = (size_t)want + WK_SELECT_WHERE_SLACK;
     if (c->in_place) {
         g->out_lead = g->in_lead;
         g->out_region = g->in_region;
@@ -140,11 +139,7 @@ wk_check_result wk_check_select_case(wk_check_env *env, const wk_select_case *c,
     stage_input(c, &g, h_in);
     const uint8_t *h_flags = c->mode == WK_REF_SELECT_FLAGGED ? h_in + g.flags_lead : NULL;
 
-    /* The count is needed up front only to size a large where's output. */
-    uint64_t want = 0;
-    if (c->mode == WK_REF_WHERE && c->n > WK_SELECT_WHERE_FULL_BYTES / sizeof(int64_t))
-        wk_ref_select_count(h_in + g.in_lead, h_flags, c->n, &spec, &want);
-    plan_output(c, want, &g);
+    plan_output(c, &g);
     size_t readback = g.in_region > g.out_region ? g.in_region : g.out_region;
     r = wk_check_reserve(env, g.in_region, c->in_place ? 0 : g.out_region, readback, detail, sizeof detail);
     if (r == WK_CHECK_SKIP) {
@@ -180,7 +175,7 @@ wk_check_result wk_check_select_case(wk_check_env *env, const wk_select_case *c,
     if (err != cudaSuccess)
         return fail_msg(msg, msg_size, name, cudaGetErrorString(err));
 
-    uint64_t got_count;
+    uint64_t got_count, want = 0;
     memcpy(&got_count, count_block + COUNT_AT, sizeof got_count);
     size_t bad = wk_ref_check_select(h_in + g.in_lead, h_flags, c->n, &spec, h_back + g.out_lead, got_count, &want,
                                      detail, sizeof detail);

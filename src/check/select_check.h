@@ -71,12 +71,6 @@ typedef struct wk_select_case {
  * kernel storing whole vectors past either end shows. */
 #define WK_SELECT_GUARD_BYTES 256
 
-/* where's output is sized to the reference count plus this many indices
- * once n indices would take more than WK_SELECT_WHERE_FULL_BYTES (a caller
- * that knows its count may do the same); below, to n indices. */
-#define WK_SELECT_WHERE_SLACK ((size_t)1 << 16)
-#define WK_SELECT_WHERE_FULL_BYTES ((size_t)1 << 32)
-
 /* Runs one case. Returns WK_CHECK_PASS or WK_CHECK_FAIL, or WK_CHECK_SKIP
  * when the device or host lacks the free memory for it; msg gets a
  * one-line description of the case and its outcome either way. */
