@@ -60,7 +60,8 @@ def main(path, out):
     c = r["ceilings"]
     fig.suptitle(f"warpkit on {r['device']} (commit {r['commit'][:12]}, "
                  f"read ceiling {c['read_gbs']:.0f} GB/s, copy ceiling {c['copy_gbs']:.0f} GB/s)")
-    fig.tight_layout()
+    # Leave the suptitle its own band above the first row of panels.
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.25 / fig.get_size_inches()[1]))
     fig.savefig(out, dpi=110)
 
 
