@@ -120,8 +120,8 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
 
 /* A context belongs to one device. It reads the device's properties once and
  * owns the workspace of every call: a few KiB for reduce, independent of n,
- * and the scan's tile slots (about 50 KiB at creation, grown only by scans
- * larger than any before: see wk_scan_reserve), so calls need no
+ * and the tile slots of scans and selects (about 50 KiB at creation, grown
+ * only by calls larger than any before: see wk_scan_reserve), so calls need no
  * allocation. Calls that share a context must be ordered: issue them from
  * one host thread at a time on one stream, or give each concurrent stream
  * (and thread) a context of its own. */
@@ -308,8 +308,8 @@ typedef struct wk_predicate {
  * before the input it comes from, and a tile writes only after every
  * earlier tile has read its input. wk_partition_if and wk_where need
  * outputs apart from the input.
- * Any other overlap between inputs, outputs and d_count returns
- * WK_ERROR_INVALID_ARGUMENT. d_in and d_out need only the element
+ * Any other overlap of an output or d_count with anything returns
+ * WK_ERROR_INVALID_ARGUMENT (d_flags may overlap d_in: both are only read). d_in and d_out need only the element
  * alignment, d_flags none.
  *
  * Errors: an unknown compare returns WK_ERROR_INVALID_ARGUMENT; WK_IS_NAN and

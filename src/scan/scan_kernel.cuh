@@ -132,7 +132,8 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         if (tile == 0) {
             tile_prefix = Exclusive ? to_acc<P>(value_of<S>(init)) : neutral<P>(op);
             /* Published even when no tile follows: every call then writes
-             * word 0, which the stale-word sweep never clears. */
+             * word 0 of its family, which the sweep clears only in the
+             * other family. */
             if (lane == 0)
                 ts.publish(0, FLAG_INCLUSIVE, op(tile_prefix, aggregate));
         } else {

@@ -155,7 +155,6 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     __shared__ C s_warp[warps];
     __shared__ C s_lookback[lookback_windows * 32];
     __shared__ O s_stage[warps][stage_size];
-    __shared__ unsigned s_sink[warps];
 
     wait_for_previous_kernel();
     /* As in the scan, tile blockIdx.x is loaded before the counter is
@@ -204,11 +203,14 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         keep |= (unsigned long long)bits << (k * V);
     }
     const unsigned warp_kept = __reduce_add_sync(full_mask, (unsigned)__popcll(keep));
+    if (lane == 0)
+        s_warp[warp] = warp_kept;
     if constexpr (Mode == WK_SELECT_FLAGGED) {
         /* In place, later tiles overwrite this tile's input once it has
-         * published its count. The count comes from the flags alone, so
-         * make every element's load complete before the block's barrier:
-         * a store of a value folded from all of them waits for each. */
+         * published its count, and here the count comes from the flags
+         * alone. The barrier then takes a value folded from every loaded
+         * element as its predicate: no thread can arrive before its loads
+         * have landed, so none is still reading when warp 0 publishes. */
         if (io.src.in_place) {
             unsigned folded = 0;
 #pragma unroll
@@ -217,14 +219,13 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
                 memcpy(words, &x[k], sizeof words);
                 folded |= words[0] ^ words[1] ^ words[2] ^ words[3];
             }
-            folded = __reduce_or_sync(full_mask, folded);
-            if (lane == 0)
-                s_sink[warp] = folded;
+            __syncthreads_or(folded != 0u);
+        } else {
+            __syncthreads();
         }
+    } else {
+        __syncthreads();
     }
-    if (lane == 0)
-        s_warp[warp] = warp_kept;
-    __syncthreads();
 
     if (warp == 0) {
         const C warp_total = lane < warps ? s_warp[lane] : C(0);
