@@ -301,22 +301,6 @@ wk_status wk_ref_select(const void *h_in, const uint8_t *h_flags, void *h_out, s
     return WK_SUCCESS;
 }
 
-wk_status wk_ref_select_count(const void *h_in, const uint8_t *h_flags, size_t n, const wk_ref_select_spec *spec,
-                              uint64_t *count)
-{
-    /* Validated as if it wrote somewhere apart from the input. */
-    static const unsigned char nowhere[1];
-    wk_status st = wk_ref_select_validate(h_in, h_flags, n > 0 ? (const void *)nowhere : NULL, n, spec);
-    if (st != WK_SUCCESS)
-        return st;
-    walk w;
-    walk_start(&w, h_in, h_flags, n, spec);
-    run_walk(&w, spec);
-    if (count)
-        *count = w.kept;
-    return WK_SUCCESS;
-}
-
 /* ------------------------------------------------------------ checker */
 
 /* An output for the message: an index for where, else the element's

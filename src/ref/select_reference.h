@@ -79,10 +79,6 @@ int wk_ref_predicate_holds(const void *value, wk_dtype dtype, const wk_predicate
 wk_status wk_ref_select(const void *h_in, const uint8_t *h_flags, void *h_out, size_t n,
                         const wk_ref_select_spec *spec, uint64_t *count);
 
-/* As wk_ref_select, counting only: h_out is not needed (pass NULL). */
-wk_status wk_ref_select_count(const void *h_in, const uint8_t *h_flags, size_t n, const wk_ref_select_spec *spec,
-                              uint64_t *count);
-
 /* How many mismatching outputs wk_ref_check_select describes. */
 #define WK_REF_SELECT_SHOWN 4
 /* wk_ref_check_select's result when it cannot check (invalid arguments). */
