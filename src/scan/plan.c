@@ -2,19 +2,19 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, unsigned vectors,
-                  wk_scan_plan *plan)
+int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, unsigned threads,
+                  unsigned vectors, wk_scan_plan *plan)
 {
     if (!plan || elem_size == 0 || WK_SCAN_VECTOR_BYTES % elem_size != 0 || in_addr % elem_size != 0 ||
-        out_addr % elem_size != 0 || vectors == 0)
+        out_addr % elem_size != 0 || vectors == 0 || threads == 0 || threads % 32 != 0 || threads > 1024)
         return -1;
     size_t vec_elems = WK_SCAN_VECTOR_BYTES / elem_size;
     plan->n = n;
     plan->offset = (in_addr % WK_SCAN_VECTOR_BYTES) / elem_size;
     plan->vec_elems = (unsigned)vec_elems;
     plan->vectors = vectors;
-    plan->tile_elems = (unsigned)(WK_SCAN_THREADS * plan->vectors * vec_elems);
-    plan->block = WK_SCAN_THREADS;
+    plan->tile_elems = (unsigned)(threads * plan->vectors * vec_elems);
+    plan->block = threads;
     plan->tiles = n == 0 ? 0 : ceil_div(plan->offset + n, plan->tile_elems);
     plan->vector_stores = in_addr % WK_SCAN_VECTOR_BYTES == out_addr % WK_SCAN_VECTOR_BYTES;
     return 0;
@@ -23,8 +23,11 @@ int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_s
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan)
 {
-    unsigned vectors = n * elem_size < WK_SCAN_LARGE_FROM_BYTES ? WK_SCAN_SMALL_VECTORS : WK_SCAN_LARGE_VECTORS;
-    return wk_plan_tiles(in_addr, out_addr, n, elem_size, vectors, plan);
+    if (n * elem_size < WK_SCAN_LARGE_FROM_BYTES)
+        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, plan);
+    if (elem_size == 8)
+        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, plan);
+    return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, plan);
 }
 
 size_t wk_scan_max_tiles(size_t n, size_t elem_size)

@@ -4,7 +4,7 @@
  * The scan works on "virtual vectors": the input seen from the 16-byte
  * boundary at or below d_in, cut into 16-byte vectors. The first and last
  * vectors may hold elements outside [0, n); those lanes load the op's
- * identity and store nothing. A tile is WK_SCAN_THREADS threads times
+ * identity and store nothing. A tile is plan.block threads times
  * plan.vectors vectors per thread; each block scans one tile. */
 #ifndef WARPKIT_SCAN_PLAN_H
 #define WARPKIT_SCAN_PLAN_H
@@ -16,15 +16,19 @@
 extern "C" {
 #endif
 
-/* Two tile shapes, chosen by input size from measurements on an H100
- * (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles) below
- * 16 MiB of input, where more tiles spread a small input over more SMs;
- * 512 threads with 8 vectors each (64 KiB tiles, 2 blocks per SM) from
- * there on, where fewer, larger tiles shorten the chain of prefixes. */
+/* Tile shapes, chosen by input size and element size from measurements on
+ * an H100 (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles)
+ * below 16 MiB of input, where more tiles spread a small input over more
+ * SMs; from 16 MiB on, 512 threads with 8 vectors each (64 KiB tiles,
+ * 2 blocks per SM) for elements of up to 4 bytes, and 128 threads with 16
+ * vectors each (32 KiB tiles, 4 blocks per SM) for 8-byte elements. */
 #define WK_SCAN_THREADS 512
 #define WK_SCAN_SMALL_VECTORS 4
 #define WK_SCAN_LARGE_VECTORS 8
 #define WK_SCAN_LARGE_MIN_BLOCKS 2
+#define WK_SCAN_WIDE_THREADS 128
+#define WK_SCAN_WIDE_VECTORS 16
+#define WK_SCAN_WIDE_MIN_BLOCKS 4
 #define WK_SCAN_LARGE_FROM_BYTES ((size_t)16 << 20)
 #define WK_SCAN_VECTOR_BYTES 16
 
@@ -52,10 +56,11 @@ typedef struct wk_scan_plan {
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan);
 
-/* The same for a given tile shape: `vectors` 16-byte vectors per thread.
- * The select plans with it (select/plan.h). */
-int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, unsigned vectors,
-                  wk_scan_plan *plan);
+/* The same for a given tile shape: `threads` threads (a multiple of 32, at
+ * most 1024) with `vectors` 16-byte vectors each. The select plans with it
+ * (select/plan.h). */
+int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, unsigned threads,
+                  unsigned vectors, wk_scan_plan *plan);
 
 /* Most tiles a scan of n elements of elem_size bytes needs at any alignment:
  * the status slots the workspace must hold for it. */

@@ -1,7 +1,7 @@
 /* The device-wide scan: one launch, one tile per block, tiles chained by
  * decoupled look-back (tile_status.cuh).
  *
- * A tile is WK_SCAN_THREADS threads times K (Rounds) 16-byte vectors.
+ * A tile is Threads threads times K (rounds) 16-byte vectors (plan.h).
  * Warp w owns a contiguous run of 32 * K vectors of the tile and reads it in
  * K rounds of one vector per lane, so every load and store instruction
  * covers 512 contiguous bytes. No shared-memory transpose is needed: within
@@ -40,11 +40,6 @@ using reduce::accumulator;
 using reduce::from_acc;
 using reduce::to_acc;
 
-constexpr int threads = WK_SCAN_THREADS;
-constexpr int warps = WK_SCAN_THREADS / 32;
-static_assert(warps <= 32, "the warp totals are scanned by one warp");
-static_assert(WK_SCAN_THREADS % 32 == 0, "whole warps");
-
 /* The value that leaves every other unchanged under op. For float sums
  * that is -0.0, not the 0 of wk::sum: -0.0 + x is x for every x, so an
  * exclusive scan's init of -0.0 and a first element of -0.0 come through
@@ -68,10 +63,14 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-template <class S, class Op, bool Exclusive, int rounds, int MinBlocks>
-__global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
+/* Streaming: the large shapes' inputs and outputs do not fit in L2, and
+ * their accesses evict first (common/vector.cuh). */
+template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, bool Streaming>
+__global__ void __launch_bounds__(Threads, MinBlocks)
 scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 {
+    constexpr int threads = Threads, warps = Threads / 32;
+    static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
     using P = typename accumulator<S, Op>::type;
     constexpr int V = vec<S>::size;
     const Op op;
@@ -91,7 +90,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     vec<S> x[rounds];
 #pragma unroll
     for (int k = 0; k < rounds; ++k)
-        x[k] = io.load((size_t)blockIdx.x * (threads * rounds) + lane_vec + 32 * k, fill);
+        x[k] = io.template load<Streaming>((size_t)blockIdx.x * (threads * rounds) + lane_vec + 32 * k, fill);
     if (threadIdx.x == 0)
         s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
     __syncthreads();
@@ -100,7 +99,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     if (tile != blockIdx.x) {
 #pragma unroll
         for (int k = 0; k < rounds; ++k)
-            x[k] = io.load(first_vec + 32 * k, fill);
+            x[k] = io.template load<Streaming>(first_vec + 32 * k, fill);
     }
     allow_next_kernel();
 
@@ -159,7 +158,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
             y.e[e] = from_acc<S>(Exclusive ? run : next);
             run = next;
         }
-        io.store(first_vec + 32 * k, y);
+        io.template store<Streaming>(first_vec + 32 * k, y);
     }
 
 }
@@ -176,10 +175,18 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.vector_stores = l->plan.vector_stores != 0;
     io.in_place = l->in == l->out;
     constexpr int small = WK_SCAN_SMALL_VECTORS, large = WK_SCAN_LARGE_VECTORS, blocks = WK_SCAN_LARGE_MIN_BLOCKS;
-    auto kernel = l->plan.vectors == large ? (l->exclusive ? scan_kernel<S, Op, true, large, blocks>
-                                                           : scan_kernel<S, Op, false, large, blocks>)
-                                           : (l->exclusive ? scan_kernel<S, Op, true, small, 1>
-                                                           : scan_kernel<S, Op, false, small, 1>);
+    constexpr int threads = WK_SCAN_THREADS;
+    void (*kernel)(tile_io<S>, wk_value, tile_slots);
+    if (l->plan.vectors == small)
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1, false>
+                              : scan_kernel<S, Op, false, threads, small, 1, false>;
+    else if constexpr (sizeof(S) == 8) {
+        constexpr int wide = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS, wide_blocks = WK_SCAN_WIDE_MIN_BLOCKS;
+        kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks, true>
+                              : scan_kernel<S, Op, false, wide, vectors, wide_blocks, true>;
+    } else
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks, true>
+                              : scan_kernel<S, Op, false, threads, large, blocks, true>;
 
     const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,

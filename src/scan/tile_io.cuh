@@ -21,12 +21,15 @@ template <class S> struct tile_io {
     bool vector_stores;
     bool in_place;
 
-    __device__ vec<S> load(size_t q, S fill) const
+    /* Streaming: large inputs, read once (common/vector.cuh). */
+    template <bool Streaming = false> __device__ vec<S> load(size_t q, S fill) const
     {
         constexpr size_t V = vec<S>::size;
         size_t e0 = q * V;
         if (e0 >= first && e0 + V <= end) {
             const vec<S> *p = reinterpret_cast<const vec<S> *>(in + e0);
+            if (Streaming)
+                return load_vec_streaming(p);
             return in_place ? load_vec_coherent(p) : load_vec(p);
         }
         vec<S> v;
@@ -36,12 +39,16 @@ template <class S> struct tile_io {
         return v;
     }
 
-    __device__ void store(size_t q, const vec<S> &v) const
+    template <bool Streaming = false> __device__ void store(size_t q, const vec<S> &v) const
     {
         constexpr size_t V = vec<S>::size;
         size_t e0 = q * V;
         if (vector_stores && e0 >= first && e0 + V <= end) {
-            store_vec(reinterpret_cast<vec<S> *>(out + e0), v);
+            vec<S> *p = reinterpret_cast<vec<S> *>(out + e0);
+            if (Streaming)
+                store_vec_streaming(p, v);
+            else
+                store_vec(p, v);
             return;
         }
 #pragma unroll

@@ -20,12 +20,15 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
     if (p.vec_elems != vec || p.vec_elems * elem != WK_SCAN_VECTOR_BYTES)
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
     /* The tile shape follows the input's size: small tiles below
-     * WK_SCAN_LARGE_FROM_BYTES, large ones from there on. */
-    unsigned want_vectors = n * elem < WK_SCAN_LARGE_FROM_BYTES ? WK_SCAN_SMALL_VECTORS : WK_SCAN_LARGE_VECTORS;
+     * WK_SCAN_LARGE_FROM_BYTES, large ones from there on, in their own
+     * shape for 8-byte elements. */
+    int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES, wide = large && elem == 8;
+    unsigned want_vectors = !large ? WK_SCAN_SMALL_VECTORS : wide ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
+    unsigned want_block = wide ? WK_SCAN_WIDE_THREADS : WK_SCAN_THREADS;
     if (p.vectors != want_vectors)
         return snprintf(why, why_size, "%u vectors per thread, want %u", p.vectors, want_vectors), 0;
-    if (p.block != WK_SCAN_THREADS)
-        return snprintf(why, why_size, "block %u", p.block), 0;
+    if (p.block != want_block)
+        return snprintf(why, why_size, "block %u, want %u", p.block, want_block), 0;
     if (p.tile_elems != p.block * p.vectors * p.vec_elems)
         return snprintf(why, why_size, "tile of %u elements is not block x vectors x vector", p.tile_elems), 0;
     if (p.offset != (in % WK_SCAN_VECTOR_BYTES) / elem || p.offset >= vec)
@@ -142,7 +145,7 @@ int main(void)
     wk_expect(&t, wk_scan_max_tiles(0, 4) == 0 && wk_scan_max_tiles(10, 0) == 0, "no tiles for n = 0 or size 0");
 
     /* The shape changes at WK_SCAN_LARGE_FROM_BYTES of input: one element
-     * below it plans small tiles, the first at it large ones (more
+     * below it plans small tiles, the first at it large ones (no fewer
      * elements per tile, so no more tiles than just below). */
     for (size_t e = 0; e < 3; ++e) {
         size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
@@ -152,8 +155,9 @@ int main(void)
         snprintf(label, sizeof label,
                  "elem %zu: %zu elements plan %u vectors per thread in %zu tiles, %zu plan %u in %zu", elems[e],
                  first_large - 1, below.vectors, below.tiles, first_large, at.vectors, at.tiles);
-        wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == WK_SCAN_LARGE_VECTORS &&
-                          at.tile_elems > below.tile_elems && at.tiles <= below.tiles,
+        unsigned large = elems[e] == 8 ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
+        wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == large &&
+                          at.tile_elems >= below.tile_elems && at.tiles <= below.tiles,
                   label);
     }
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 40, 2) <= WK_SCAN_MAX_TILES,

@@ -577,6 +577,14 @@ static wk_value mixed_init(wk_dtype d, wk_op op, uint64_t r)
     return v;
 }
 
+/* Elements per tile of a scan at or above WK_SCAN_LARGE_FROM_BYTES. */
+static size_t large_tile_elems(size_t elem)
+{
+    wk_scan_plan plan;
+    wk_plan_scan(0, 0, WK_SCAN_LARGE_FROM_BYTES / elem, elem, &plan);
+    return plan.tile_elems;
+}
+
 /* Thousands of scans on one stream of a fresh context (no wk_scan_reserve:
  * the slots wk_create reserves), alternating 8-byte dtypes (f64, i64, u64)
  * and 4-byte ones (f32, i32, u32), inclusive and exclusive, sum, max and
@@ -596,6 +604,7 @@ static void test_mixed_widths(uint64_t seed)
     const wk_dtype wide[3] = {WK_F64, WK_I64, WK_U64}, narrow[3] = {WK_F32, WK_I32, WK_U32};
     /* warpkit.h: wk_create reserves slots for 128 MiB of input. */
     const size_t reserved = wk_scan_max_tiles((size_t)128 << 20, 1);
+    /* The largest tile of either width (8-byte elements have smaller ones). */
     const size_t tile_bytes = (size_t)WK_SCAN_THREADS * WK_SCAN_LARGE_VECTORS * WK_SCAN_VECTOR_BYTES;
     const size_t min_tiles = reserved / 4, max_tiles = reserved * 5 / 8;
     /* Elements per buffer: the largest call plus its offset, for either width. */
@@ -652,8 +661,8 @@ static void test_mixed_widths(uint64_t seed)
                 n = 1 + (size_t)(r >> 24) % 4095; /* one tile at any offset */
                 single++;
             } else {
-                size_t tiles = min_tiles + (size_t)(r >> 24) % (max_tiles - min_tiles + 1);
-                n = tiles * (tile_bytes / elem) - (size_t)(r >> 40) % (tile_bytes / elem);
+                size_t tiles = min_tiles + (size_t)(r >> 24) % (max_tiles - min_tiles + 1), per_tile = large_tile_elems(elem);
+                n = tiles * per_tile - (size_t)(r >> 40) % per_tile;
             }
             mixed_job *j = &jobs[b];
             j->index = k;
