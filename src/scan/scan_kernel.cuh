@@ -88,19 +88,14 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     const S fill = neutral<S>(op);
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     vec<S> x[rounds];
-#pragma unroll
-    for (int k = 0; k < rounds; ++k)
-        x[k] = io.template load<Streaming>((size_t)blockIdx.x * (threads * rounds) + lane_vec + 32 * k, fill);
+    io.template load_lane<rounds, Streaming>((size_t)blockIdx.x * (threads * rounds) + lane_vec, fill, x);
     if (threadIdx.x == 0)
         s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
     __syncthreads();
     const unsigned long long tile = s_tile;
     const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
-    if (tile != blockIdx.x) {
-#pragma unroll
-        for (int k = 0; k < rounds; ++k)
-            x[k] = io.template load<Streaming>(first_vec + 32 * k, fill);
-    }
+    if (tile != blockIdx.x)
+        io.template load_lane<rounds, Streaming>(first_vec, fill, x);
     allow_next_kernel();
 
     /* Per round: the prefix of the warp's earlier rounds combined with the

@@ -176,10 +176,10 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     flag_word<V> flags[rounds];
     S before_run = S(); /* wk_unique: the element before the warp's run */
     auto load_tile = [&](size_t first) {
+        io.src.template load_lane<rounds, Streaming>(first, S(), x);
+        if constexpr (Mode == WK_SELECT_FLAGGED) {
 #pragma unroll
-        for (int k = 0; k < rounds; ++k) {
-            x[k] = io.src.template load<Streaming>(first + 32 * k, S());
-            if constexpr (Mode == WK_SELECT_FLAGGED)
+            for (int k = 0; k < rounds; ++k)
                 flags[k] = load_flags(io, first + 32 * k);
         }
         if constexpr (Mode == WK_UNIQUE)
