@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 namespace wk {
 
@@ -43,11 +42,10 @@ template <class S> __device__ inline void store_vec(vec<S> *p, const vec<S> &v)
 }
 
 /* Streaming access (ld.global.cs / st.global.cs: evict first from the
- * caches) for inputs too large to stay in L2, each byte touched once. On an
- * H100 the large scans ran faster with it, 8-byte ones by a third
- * (docs/scan.md); the data would leave L2 before any reuse anyway. The
- * load is coherent, so it is also right for data the kernel writes in
- * place. */
+ * caches) for inputs too large to stay in L2, each byte touched once. The
+ * 8-byte scans of large inputs ran faster with it on an H100; 4-byte scans
+ * and the selects did not (docs/scan.md). The load is coherent, so it is
+ * also right for data the kernel writes in place. */
 template <class S> __device__ inline vec<S> load_vec_streaming(const vec<S> *p)
 {
     uint4 raw = __ldcs(reinterpret_cast<const uint4 *>(p));
@@ -61,19 +59,6 @@ template <class S> __device__ inline void store_vec_streaming(vec<S> *p, const v
     uint4 raw;
     memcpy(&raw, &v, sizeof raw);
     __stcs(reinterpret_cast<uint4 *>(p), raw);
-}
-
-/* One element of 1, 2, 4 or 8 bytes, stored streaming. */
-template <class T> __device__ inline void store_streaming(T *p, T value)
-{
-    using U = typename std::conditional<
-        sizeof(T) == 1, unsigned char,
-        typename std::conditional<sizeof(T) == 2, unsigned short,
-                                  typename std::conditional<sizeof(T) == 4, unsigned, unsigned long long>::type>::type>::type;
-    static_assert(sizeof(U) == sizeof(T), "elements of 1, 2, 4 or 8 bytes");
-    U bits;
-    memcpy(&bits, &value, sizeof bits);
-    __stcs(reinterpret_cast<U *>(p), bits);
 }
 
 } // namespace wk

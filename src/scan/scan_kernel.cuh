@@ -63,8 +63,8 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-/* Streaming: the large shapes' inputs and outputs do not fit in L2, and
- * their accesses evict first (common/vector.cuh). */
+/* Streaming: loads and stores evict first (common/vector.cuh); the large
+ * 8-byte shape uses it. */
 template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, bool Streaming>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
@@ -180,8 +180,8 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
         kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks, true>
                               : scan_kernel<S, Op, false, wide, vectors, wide_blocks, true>;
     } else
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks, true>
-                              : scan_kernel<S, Op, false, threads, large, blocks, true>;
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks, false>
+                              : scan_kernel<S, Op, false, threads, large, blocks, false>;
 
     const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,

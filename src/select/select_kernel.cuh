@@ -144,18 +144,7 @@ __device__ inline size_t data_before(size_t v, size_t first, size_t end)
     return (v < first ? first : v > end ? end : v) - first;
 }
 
-/* One output element, stored streaming or not. */
-template <bool Streaming, class O> __device__ inline void put(O *p, O value)
-{
-    if (Streaming)
-        store_streaming(p, value);
-    else
-        *p = value;
-}
-
-/* Streaming: the large shape's input and output do not fit in L2, and its
- * accesses evict first (common/vector.cuh). */
-template <class S, class C, int Mode, int rounds, int MinBlocks, bool Streaming>
+template <class S, class C, int Mode, int rounds, int MinBlocks>
 __global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
 select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
 {
@@ -176,7 +165,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     flag_word<V> flags[rounds];
     S before_run = S(); /* wk_unique: the element before the warp's run */
     auto load_tile = [&](size_t first) {
-        io.src.template load_lane<rounds, Streaming>(first, S(), x);
+        io.src.template load_lane<rounds>(first, S(), x);
         if constexpr (Mode == WK_SELECT_FLAGGED) {
 #pragma unroll
             for (int k = 0; k < rounds; ++k)
@@ -305,13 +294,13 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         }
         __syncwarp();
         for (unsigned j = lane; j < round_kept; j += 32)
-            put<Streaming>(out + ((size_t)base + j), stage[j]);
+            out[(size_t)base + j] = stage[j];
         if constexpr (Mode == WK_PARTITION_IF) {
             /* Rejected elements before this round: data elements before it
              * less the kept ones. The last rejected lands at d_out[count]. */
             const size_t rejected_before = round_start - (size_t)base;
             for (unsigned j = lane; j < round_rejected; j += 32)
-                put<Streaming>(out + (io.n - 1 - (rejected_before + j)), stage[stage_size - 1 - j]);
+                out[io.n - 1 - (rejected_before + j)] = stage[stage_size - 1 - j];
         }
         __syncwarp();
         base += round_kept;
@@ -335,13 +324,13 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
     const bool large_tiles = l->plan.vectors == large;
-    auto kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS, true>
-                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS, false>;
+    auto kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
+                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
     if (l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM) {
         /* Such inputs take at least 4 GiB: always the large tiles. */
         if (!large_tiles)
             return cudaErrorInvalidValue;
-        kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS, true>;
+        kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
     }
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
                           l->predicate, slots);
