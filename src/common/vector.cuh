@@ -41,26 +41,6 @@ template <class S> __device__ inline void store_vec(vec<S> *p, const vec<S> &v)
     *reinterpret_cast<uint4 *>(p) = raw;
 }
 
-/* Streaming access (ld.global.cs / st.global.cs: evict first from the
- * caches) for inputs too large to stay in L2, each byte touched once. The
- * 8-byte scans of large inputs ran faster with it on an H100; 4-byte scans
- * and the selects did not (docs/scan.md). The load is coherent, so it is
- * also right for data the kernel writes in place. */
-template <class S> __device__ inline vec<S> load_vec_streaming(const vec<S> *p)
-{
-    uint4 raw = __ldcs(reinterpret_cast<const uint4 *>(p));
-    vec<S> v;
-    memcpy(&v, &raw, sizeof v);
-    return v;
-}
-
-template <class S> __device__ inline void store_vec_streaming(vec<S> *p, const vec<S> &v)
-{
-    uint4 raw;
-    memcpy(&raw, &v, sizeof raw);
-    __stcs(reinterpret_cast<uint4 *>(p), raw);
-}
-
 } // namespace wk
 
 #endif

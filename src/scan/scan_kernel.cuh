@@ -63,9 +63,7 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-/* Streaming: loads and stores evict first (common/vector.cuh); the large
- * 8-byte shape uses it. */
-template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, bool Streaming>
+template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 {
@@ -88,14 +86,14 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     const S fill = neutral<S>(op);
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     vec<S> x[rounds];
-    io.template load_lane<rounds, Streaming>((size_t)blockIdx.x * (threads * rounds) + lane_vec, fill, x);
+    io.template load_lane<rounds>((size_t)blockIdx.x * (threads * rounds) + lane_vec, fill, x);
     if (threadIdx.x == 0)
         s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
     __syncthreads();
     const unsigned long long tile = s_tile;
     const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
     if (tile != blockIdx.x)
-        io.template load_lane<rounds, Streaming>(first_vec, fill, x);
+        io.template load_lane<rounds>(first_vec, fill, x);
     allow_next_kernel();
 
     /* Per round: the prefix of the warp's earlier rounds combined with the
@@ -153,7 +151,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
             y.e[e] = from_acc<S>(Exclusive ? run : next);
             run = next;
         }
-        io.template store<Streaming>(first_vec + 32 * k, y);
+        io.store(first_vec + 32 * k, y);
     }
 
 }
@@ -173,15 +171,15 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     constexpr int threads = WK_SCAN_THREADS;
     void (*kernel)(tile_io<S>, wk_value, tile_slots);
     if (l->plan.vectors == small)
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1, false>
-                              : scan_kernel<S, Op, false, threads, small, 1, false>;
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1>
+                              : scan_kernel<S, Op, false, threads, small, 1>;
     else if constexpr (sizeof(S) == 8) {
         constexpr int wide = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS, wide_blocks = WK_SCAN_WIDE_MIN_BLOCKS;
-        kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks, true>
-                              : scan_kernel<S, Op, false, wide, vectors, wide_blocks, true>;
+        kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks>
+                              : scan_kernel<S, Op, false, wide, vectors, wide_blocks>;
     } else
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks, false>
-                              : scan_kernel<S, Op, false, threads, large, blocks, false>;
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
+                              : scan_kernel<S, Op, false, threads, large, blocks>;
 
     const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,

@@ -29,43 +29,36 @@ template <class S> struct tile_io {
     }
 
     /* Vector q, known to lie inside the data. */
-    template <bool Streaming = false> __device__ vec<S> load_whole(size_t q) const
+    __device__ vec<S> load_whole(size_t q) const
     {
         const vec<S> *p = reinterpret_cast<const vec<S> *>(in + q * vec<S>::size);
-        if (Streaming)
-            return load_vec_streaming(p);
         return in_place ? load_vec_coherent(p) : load_vec(p);
     }
 
-    /* A lane's `rounds` vectors first, first + 32, ...: when all lie inside
-     * the data (every lane of every tile but the first and the last), the
-     * loads go out with no test between them. With a test per vector the
-     * streaming 8-byte scan of 2^26 elements took 660 us on an H100, with
-     * this 420 us (docs/scan.md). */
-    template <int rounds, bool Streaming = false> __device__ void load_lane(size_t first, S fill, vec<S> (&x)[rounds]) const
+    /* A lane's `rounds` vectors q0, q0 + 32, ...: when all lie inside the
+     * data (every lane of every tile but the first and the last), the loads
+     * go out with no test between them. A test per vector made an 8-byte
+     * scan of 2^26 elements a third slower on an H100 (docs/scan.md). */
+    template <int rounds> __device__ void load_lane(size_t q0, S fill, vec<S> (&x)[rounds]) const
     {
-        if (whole(first, first + 32 * (rounds - 1))) {
+        if (whole(q0, q0 + 32 * (rounds - 1))) {
 #pragma unroll
             for (int k = 0; k < rounds; ++k)
-                x[k] = load_whole<Streaming>(first + 32 * k);
+                x[k] = load_whole(q0 + 32 * k);
         } else {
 #pragma unroll
             for (int k = 0; k < rounds; ++k)
-                x[k] = load<Streaming>(first + 32 * k, fill);
+                x[k] = load(q0 + 32 * k, fill);
         }
     }
 
-    /* Streaming: large inputs, read once (common/vector.cuh). */
-    template <bool Streaming = false> __device__ vec<S> load(size_t q, S fill) const
+    /* Vector q; its elements outside the data read as `fill`. */
+    __device__ vec<S> load(size_t q, S fill) const
     {
         constexpr size_t V = vec<S>::size;
         size_t e0 = q * V;
-        if (e0 >= first && e0 + V <= end) {
-            const vec<S> *p = reinterpret_cast<const vec<S> *>(in + e0);
-            if (Streaming)
-                return load_vec_streaming(p);
-            return in_place ? load_vec_coherent(p) : load_vec(p);
-        }
+        if (e0 >= first && e0 + V <= end)
+            return load_whole(q);
         vec<S> v;
 #pragma unroll
         for (int e = 0; e < vec<S>::size; ++e)
@@ -73,16 +66,12 @@ template <class S> struct tile_io {
         return v;
     }
 
-    template <bool Streaming = false> __device__ void store(size_t q, const vec<S> &v) const
+    __device__ void store(size_t q, const vec<S> &v) const
     {
         constexpr size_t V = vec<S>::size;
         size_t e0 = q * V;
         if (vector_stores && e0 >= first && e0 + V <= end) {
-            vec<S> *p = reinterpret_cast<vec<S> *>(out + e0);
-            if (Streaming)
-                store_vec_streaming(p, v);
-            else
-                store_vec(p, v);
+            store_vec(reinterpret_cast<vec<S> *>(out + e0), v);
             return;
         }
 #pragma unroll
