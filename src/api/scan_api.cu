@@ -58,11 +58,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     l.op = op;
     l.exclusive = exclusive;
     l.init = init;
-    wk_scan_slot_view slots = wk_scan_slots_view(ctx);
-    l.state = ctx->scan_state;
-    l.narrow_words = slots.narrow;
-    l.wide_words = slots.wide;
-    l.capacity = slots.tiles;
+    l.slots = wk_scan_slots_view(ctx);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
     cudaError_t err = launchers[dtype](&l);

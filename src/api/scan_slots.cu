@@ -91,14 +91,15 @@ extern "C" wk_status wk_scan_slots_cover(wk_context *ctx, size_t tiles, int may_
     return WK_SUCCESS;
 }
 
-extern "C" wk_scan_slot_view wk_scan_slots_view(const wk_context *ctx)
+extern "C" wk_tile_slots wk_scan_slots_view(const wk_context *ctx)
 {
     const wk_scan_slots *s = ctx->scan_slots;
     char *base = static_cast<char *>(s->current.memory);
-    wk_scan_slot_view v;
+    wk_tile_slots v;
+    v.state = ctx->scan_state;
     v.narrow = reinterpret_cast<unsigned long long *>(base);
     v.wide = reinterpret_cast<unsigned long long *>(base + narrow_bytes(s->tiles));
-    v.tiles = s->tiles;
+    v.capacity = s->tiles;
     return v;
 }
 
@@ -115,8 +116,7 @@ wk_status wk_check_tile_count(size_t n, size_t elem, const char *fn)
  * wk_scan_reserve. */
 wk_status wk_scan_slots_ensure(wk_context *ctx, size_t tiles, cudaStream_t stream, const char *fn)
 {
-    wk_scan_slot_view slots = wk_scan_slots_view(ctx);
-    if (tiles <= slots.tiles)
+    if (tiles <= ctx->scan_slots->tiles)
         return WK_SUCCESS;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     cudaError_t err = cudaStreamIsCapturing(stream, &capture);
@@ -126,6 +126,6 @@ wk_status wk_scan_slots_ensure(wk_context *ctx, size_t tiles, cudaStream_t strea
         return wk_fail(WK_ERROR_UNSUPPORTED,
                        "%s: this input needs %zu tile slots and the context has %zu; call wk_scan_reserve "
                        "before capturing",
-                       fn, tiles, slots.tiles);
+                       fn, tiles, ctx->scan_slots->tiles);
     return wk_scan_slots_cover(ctx, tiles, 0, stream, fn);
 }

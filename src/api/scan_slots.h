@@ -3,21 +3,12 @@
 #ifndef WARPKIT_SCAN_SLOTS_H
 #define WARPKIT_SCAN_SLOTS_H
 
+#include "scan/launch.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Where a launch finds its slots: `tiles` 8-byte words for dtypes whose
- * scan values take 4 bytes, and `tiles` 16-byte words for those whose
- * values take 8. The two never share memory, so neither can mistake the
- * other's words for its own. */
-typedef struct wk_scan_slot_view {
-    unsigned long long *narrow;
-    unsigned long long *wide;
-    size_t tiles;
-} wk_scan_slot_view;
 
 /* Allocates the slots for inputs up to 128 MiB (synchronizes). */
 wk_status wk_scan_slots_create(wk_context *ctx);
@@ -31,7 +22,11 @@ void wk_scan_slots_destroy(wk_context *ctx);
  * destroyed: a CUDA graph captured earlier may still use them. */
 wk_status wk_scan_slots_cover(wk_context *ctx, size_t tiles, int may_sync, cudaStream_t stream, const char *fn);
 
-wk_scan_slot_view wk_scan_slots_view(const wk_context *ctx);
+/* Where a launch finds its slots and their state: `capacity` 8-byte words
+ * for dtypes whose values take 4 bytes, and `capacity` 16-byte words for
+ * those whose values take 8. The two never share memory, so neither can
+ * mistake the other's words for its own. */
+wk_tile_slots wk_scan_slots_view(const wk_context *ctx);
 
 /* Makes the slots cover `tiles` tiles before a call on `stream`, growing
  * them stream-ordered if needed; a stream being captured cannot grow them

@@ -122,11 +122,7 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
     l.count = reinterpret_cast<unsigned long long *>(c.count);
     l.mode = c.mode;
     l.predicate = c.predicate;
-    wk_scan_slot_view slots = wk_scan_slots_view(ctx);
-    l.state = ctx->scan_state;
-    l.narrow_words = slots.narrow;
-    l.wide_words = slots.wide;
-    l.capacity = slots.tiles;
+    l.slots = wk_scan_slots_view(ctx);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
     cudaError_t err = launchers[c.dtype](&l);

@@ -21,6 +21,16 @@ typedef struct wk_scan_state {
     unsigned long long epoch;
 } wk_scan_state;
 
+/* The context's tile-status words and the state that orders their use.
+ * Scans and selects share them: calls on a context are stream-ordered, and
+ * every call stamps its words with a stamp no earlier call used. */
+typedef struct wk_tile_slots {
+    wk_scan_state *state;
+    unsigned long long *narrow;   /* one 8-byte word per tile: 4-byte values */
+    unsigned long long *wide;     /* two 8-byte words per tile: 8-byte values */
+    unsigned long long capacity;  /* tiles each family covers (>= plan.tiles) */
+} wk_tile_slots;
+
 /* Everything one launch needs; arguments are already validated. */
 typedef struct wk_scan_launch {
     const void *in;
@@ -29,10 +39,7 @@ typedef struct wk_scan_launch {
     wk_op op;
     int exclusive;
     wk_value init;            /* exclusive scans: the first output         */
-    wk_scan_state *state;
-    unsigned long long *narrow_words; /* `capacity` 8-byte words: 4-byte values   */
-    unsigned long long *wide_words;   /* `capacity` 16-byte words: 8-byte values  */
-    unsigned long long capacity;      /* tiles the words cover (>= plan.tiles)    */
+    wk_tile_slots slots;
     int overlap_launch;       /* programmatic stream serialization (sm_90+) */
     cudaStream_t stream;
 } wk_scan_launch;

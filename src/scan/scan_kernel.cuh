@@ -181,9 +181,8 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
         kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
                               : scan_kernel<S, Op, false, threads, large, blocks>;
 
-    const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
-                          l->init, slots);
+                          l->init, l->slots);
 }
 
 /* Picks the kernel for an op; bitwise ops exist for integer types only. */

@@ -11,15 +11,8 @@
 namespace wk {
 namespace scan {
 
-/* The context's tile-status words and the state that orders their use.
- * Scans and selects share them: calls on a context are stream-ordered, and
- * every call stamps its words with a stamp no earlier call used. */
-struct tile_slots {
-    wk_scan_state *state;
-    unsigned long long *narrow; /* one word per tile: 4-byte values     */
-    unsigned long long *wide;   /* two words per tile: 8-byte values    */
-    unsigned long long capacity; /* tiles each family covers             */
-};
+/* The context's tile-status words and their state (scan/launch.h). */
+using tile_slots = wk_tile_slots;
 
 /* Status words keep 30 bits of stamp, so a word left untouched for 2^30
  * calls could look current. Each call clears, in both families, the words

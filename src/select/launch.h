@@ -35,10 +35,7 @@ typedef struct wk_select_launch {
     wk_scan_plan plan;
     wk_select_mode mode;
     wk_predicate predicate;     /* WK_SELECT_IF, WK_PARTITION_IF, WK_WHERE    */
-    wk_scan_state *state;
-    unsigned long long *narrow_words;
-    unsigned long long *wide_words;
-    unsigned long long capacity;
+    wk_tile_slots slots;
     int overlap_launch;         /* programmatic stream serialization (sm_90+) */
     cudaStream_t stream;
 } wk_select_launch;

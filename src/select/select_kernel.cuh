@@ -321,7 +321,6 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.out = l->out;
     io.count = l->count;
     io.n = l->plan.n;
-    const tile_slots slots = {l->state, l->narrow_words, l->wide_words, l->capacity};
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
     const bool large_tiles = l->plan.vectors == large;
     auto kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
@@ -333,7 +332,7 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
         kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
     }
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
-                          l->predicate, slots);
+                          l->predicate, l->slots);
 }
 
 template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)
