@@ -29,20 +29,27 @@ template <class T> __device__ inline bool is_nan(T x)
         return false;
 }
 
-/* Bit e of the result is set when element e of x satisfies the predicate.
- * The compare is uniform across the grid, so the switch sits outside the
- * loop over elements. In C, every ordered comparison with a NaN is false
- * and != is true, which is what the header promises. */
-template <class S> __device__ inline unsigned predicate_bits(const vec<S> &x, const wk_predicate &p)
+/* Bit e of bits[k] is set when element e of x[k] satisfies the predicate.
+ * The compare is uniform across the grid; the switch sits outside the loops
+ * over the thread's vectors, so each thread branches on it once (inside
+ * the loop over rounds the compiler kept one indirect branch per round for
+ * floats). In C, every ordered comparison with a NaN is false and != is
+ * true, which is what the header promises. */
+template <class S, int R>
+__device__ inline void predicate_bits(const vec<S> (&x)[R], const wk_predicate &p, unsigned (&bits)[R])
 {
     using T = comparable_t<S>;
     const T a = comparable(value_of<S>(p.a)), b = comparable(value_of<S>(p.b));
     constexpr int V = vec<S>::size;
-    unsigned bits = 0;
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+        bits[k] = 0;
 #define WK_EACH_ELEMENT(test)                                                                                      \
-    _Pragma("unroll") for (int e = 0; e < V; ++e) {                                                                                  \
-        const T v = comparable(x.e[e]);                                                                            \
-        bits |= (unsigned)(test) << e;                                                                             \
+    _Pragma("unroll") for (int k = 0; k < R; ++k) {                                                                \
+        _Pragma("unroll") for (int e = 0; e < V; ++e) {                                                            \
+            const T v = comparable(x[k].e[e]);                                                                     \
+            bits[k] |= (unsigned)(test) << e;                                                                      \
+        }                                                                                                          \
     }                                                                                                              \
     break
     switch (p.compare) {
@@ -58,7 +65,6 @@ template <class S> __device__ inline unsigned predicate_bits(const vec<S> &x, co
     default: break;
     }
 #undef WK_EACH_ELEMENT
-    return bits;
 }
 
 /* wk_unique's equality: the dtype's ==, so -0.0 equals +0.0 and a NaN

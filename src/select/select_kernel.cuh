@@ -188,7 +188,16 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
      * ballots are taken twice, here for the warp's count and again when
      * writing, which costs less than keeping their results in registers. */
     static_assert(rounds * V <= 64, "keep bits fit 64 bits");
-    unsigned long long keep = 0;
+    /* 32 bits where they suffice: with a 64-bit mask the select-if,
+     * partition and unique kernels spilled parts of it at 64 registers, and
+     * ran up to a tenth slower on an H100 (docs/select.md). The flagged
+     * select measured 2-4 % slower with the 32-bit mask, so it keeps 64. */
+    using keep_word = typename std::conditional<(rounds * V <= 32 && Mode != WK_SELECT_FLAGGED), unsigned,
+                                                unsigned long long>::type;
+    keep_word keep = 0;
+    unsigned predicate_kept[rounds];
+    if constexpr (Mode != WK_SELECT_FLAGGED && Mode != WK_UNIQUE)
+        predicate_bits(x, predicate, predicate_kept);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
         const size_t e0 = (first_vec + 32 * k) * V;
@@ -198,11 +207,11 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         else if constexpr (Mode == WK_UNIQUE)
             bits = run_heads(io, x[k], e0, k == 0 ? before_run : shfl(full_mask, x[k > 0 ? k - 1 : 0].e[V - 1], 31));
         else
-            bits = predicate_bits(x[k], predicate);
+            bits = predicate_kept[k];
         bits &= valid_bits<V>(e0, io.src.first, io.src.end);
-        keep |= (unsigned long long)bits << (k * V);
+        keep |= (keep_word)bits << (k * V);
     }
-    const unsigned warp_kept = __reduce_add_sync(full_mask, (unsigned)__popcll(keep));
+    const unsigned warp_kept = __reduce_add_sync(full_mask, (unsigned)__popcll((unsigned long long)keep));
     if (lane == 0)
         s_warp[warp] = warp_kept;
     if constexpr (Mode == WK_SELECT_FLAGGED) {
