@@ -27,6 +27,8 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
         return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, plan);
     if (elem_size == 8)
         return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, plan);
+    if (elem_size == 4 && n * elem_size >= WK_SCAN_STAGED_FROM_BYTES)
+        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_STAGED_VECTORS, plan);
     return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, plan);
 }
 

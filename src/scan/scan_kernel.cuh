@@ -28,6 +28,7 @@
 #include "reduce/reducers.cuh"
 #include "tile_io.cuh"
 #include "tile_order.cuh"
+#include "tile_stage.cuh"
 #include "tile_status.cuh"
 
 #include <cstring>
@@ -63,18 +64,28 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks>
+/* `rounds` vectors per thread in registers; for staged tiles (plan.h)
+ * `staged` more per thread, after all of those of the registers, in the
+ * dynamic shared memory, warp w owning the w-th run of 32 * staged. The
+ * block's scan then has two segments per warp: its register run, and
+ * after every warp's register run, its staged run. */
+template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, int staged = 0>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 {
-    constexpr int threads = Threads, warps = Threads / 32;
-    static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
+    constexpr int threads = Threads, warps = Threads / 32, segments = staged > 0 ? 2 * warps : warps;
+    static_assert(Threads % 32 == 0 && segments <= 32, "whole warps, whose segment totals one warp scans");
+    constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
     using P = typename accumulator<S, Op>::type;
     constexpr int V = vec<S>::size;
     const Op op;
-    __shared__ unsigned long long s_tile, s_stamp;
-    __shared__ P s_warp[warps];
+    __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
+    __shared__ int s_stage_wait;
+    __shared__ P s_warp[segments];
     __shared__ P s_lookback[lookback_windows * 32];
+    extern __shared__ __align__(128) unsigned char s_staged[];
+    const tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
+                                 (unsigned)(threads * staged)};
 
     /* Programmatic dependent launch (sm_90+): wait for the previous kernel
      * in the stream, its memory and the state words it left. */
@@ -86,12 +97,21 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     const S fill = neutral<S>(op);
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     vec<S> x[rounds];
-    io.template load_lane<rounds>((size_t)blockIdx.x * (threads * rounds) + lane_vec, fill, x);
-    if (threadIdx.x == 0)
+    if constexpr (staged > 0) {
+        if (threadIdx.x == 0)
+            stage.start(io, (size_t)blockIdx.x * tile_vecs + register_vecs);
+    }
+    io.template load_lane<rounds>((size_t)blockIdx.x * tile_vecs + lane_vec, fill, x);
+    if (threadIdx.x == 0) {
         s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
+        if constexpr (staged > 0) {
+            if (s_tile != blockIdx.x)
+                stage.restart(io, (size_t)s_tile * tile_vecs + register_vecs);
+        }
+    }
     __syncthreads();
     const unsigned long long tile = s_tile;
-    const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
+    const size_t first_vec = (size_t)tile * tile_vecs + lane_vec;
     if (tile != blockIdx.x)
         io.template load_lane<rounds>(first_vec, fill, x);
     allow_next_kernel();
@@ -112,12 +132,31 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     }
     if (lane == 0)
         s_warp[warp] = carry;
+    /* The staged run: only its total now; the second pass redoes its warp
+     * scans rather than keep their prefixes in registers. */
+    const size_t staged_first = (size_t)tile * tile_vecs + register_vecs;
+    const unsigned staged_q0 = warp * (32 * staged) + lane;
+    if constexpr (staged > 0) {
+        stage.template ready<staged>(io, staged_first, staged_q0, fill);
+        P staged_carry = neutral<P>(op);
+#pragma unroll
+        for (int k = 0; k < staged; ++k) {
+            const vec<S> xs = stage.data[staged_q0 + 32 * k];
+            P total = neutral<P>(op);
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                total = op(total, to_acc<P>(xs.e[e]));
+            staged_carry = op(staged_carry, shfl(full_mask, warp_inclusive_scan(total, op), 31));
+        }
+        if (lane == 0)
+            s_warp[warps + warp] = staged_carry;
+    }
     __syncthreads();
 
     if (warp == 0) {
-        P warp_total = lane < warps ? s_warp[lane] : neutral<P>(op);
+        P warp_total = lane < segments ? s_warp[lane] : neutral<P>(op);
         P inclusive = warp_inclusive_scan(warp_total, op);
-        P aggregate = shfl(full_mask, inclusive, warps - 1);
+        P aggregate = shfl(full_mask, inclusive, segments - 1);
         P warp_prefix = shift_up_one(inclusive, op);
         const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
@@ -135,7 +174,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
             if (lane == 0)
                 ts.publish(tile, FLAG_INCLUSIVE, op(tile_prefix, aggregate));
         }
-        if (lane < warps)
+        if (lane < segments)
             s_warp[lane] = op(tile_prefix, warp_prefix);
     }
     __syncthreads();
@@ -153,7 +192,52 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         }
         io.store(first_vec + 32 * k, y);
     }
+    if constexpr (staged > 0) {
+        P run_carry = s_warp[warps + warp];
+#pragma unroll
+        for (int k = 0; k < staged; ++k) {
+            const vec<S> xs = stage.data[staged_q0 + 32 * k];
+            P total = neutral<P>(op);
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                total = op(total, to_acc<P>(xs.e[e]));
+            const P inclusive = warp_inclusive_scan(total, op);
+            P run = op(run_carry, shift_up_one(inclusive, op));
+            run_carry = op(run_carry, shfl(full_mask, inclusive, 31));
+            vec<S> y;
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                P next = op(run, to_acc<P>(xs.e[e]));
+                y.e[e] = from_acc<S>(Exclusive ? run : next);
+                run = next;
+            }
+            io.store(staged_first + staged_q0 + 32 * k, y);
+        }
+    }
+}
 
+/* Staged tiles (plan.h): their shared-memory part is more than the 48 KiB
+ * a kernel gets by default, and two blocks per SM need the largest
+ * shared-memory carveout. Both are attributes of the kernel, set on each
+ * call (the current device may differ between calls); neither waits on
+ * the GPU. */
+template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
+{
+    constexpr int threads = WK_SCAN_THREADS, in_registers = WK_SCAN_STAGED_REGISTER_VECTORS,
+                  in_shared = WK_SCAN_STAGED_VECTORS - WK_SCAN_STAGED_REGISTER_VECTORS,
+                  blocks = WK_SCAN_STAGED_MIN_BLOCKS;
+    constexpr size_t shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    void (*kernel)(tile_io<S>, wk_value, tile_slots) =
+        l->exclusive ? scan_kernel<S, Op, true, threads, in_registers, blocks, in_shared>
+                     : scan_kernel<S, Op, false, threads, in_registers, blocks, in_shared>;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared);
+    if (err != cudaSuccess)
+        return err;
+    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, shared_bytes, l->stream,
+                          l->overlap_launch != 0, io, l->init, l->slots);
 }
 
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
@@ -177,6 +261,11 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
         constexpr int wide = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS, wide_blocks = WK_SCAN_WIDE_MIN_BLOCKS;
         kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks>
                               : scan_kernel<S, Op, false, wide, vectors, wide_blocks>;
+    } else if constexpr (sizeof(S) == 4) {
+        if (l->plan.vectors == WK_SCAN_STAGED_VECTORS)
+            return launch_staged<S, Op>(l, io);
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
+                              : scan_kernel<S, Op, false, threads, large, blocks>;
     } else
         kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
                               : scan_kernel<S, Op, false, threads, large, blocks>;

@@ -21,9 +21,14 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
     /* The tile shape follows the input's size: small tiles below
      * WK_SCAN_LARGE_FROM_BYTES, large ones from there on, in their own
-     * shape for 8-byte elements. */
+     * shape for 8-byte elements, and staged ones for 4-byte elements from
+     * WK_SCAN_STAGED_FROM_BYTES. */
     int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES, wide = large && elem == 8;
-    unsigned want_vectors = !large ? WK_SCAN_SMALL_VECTORS : wide ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
+    int staged = elem == 4 && n * elem >= WK_SCAN_STAGED_FROM_BYTES;
+    unsigned want_vectors = !large   ? WK_SCAN_SMALL_VECTORS
+                            : wide   ? WK_SCAN_WIDE_VECTORS
+                            : staged ? WK_SCAN_STAGED_VECTORS
+                                     : WK_SCAN_LARGE_VECTORS;
     unsigned want_block = wide ? WK_SCAN_WIDE_THREADS : WK_SCAN_THREADS;
     if (p.vectors != want_vectors)
         return snprintf(why, why_size, "%u vectors per thread, want %u", p.vectors, want_vectors), 0;
@@ -98,7 +103,8 @@ int main(void)
     const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193,
                             16383, 16384, 16385, 1000003, ((size_t)1 << 21) - 1, (size_t)1 << 21,
                             ((size_t)1 << 22) - 1, (size_t)1 << 22, ((size_t)1 << 23) - 1, (size_t)1 << 23,
-                            (size_t)1 << 31, ((size_t)1 << 31) + 5, (size_t)1 << 40};
+                            ((size_t)1 << 26) - 1, (size_t)1 << 26, ((size_t)1 << 26) + 1, (size_t)1 << 31,
+                            ((size_t)1 << 31) + 5, (size_t)1 << 40};
     const size_t elems[] = {2, 4, 8};
     for (size_t e = 0; e < 3; ++e)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
@@ -158,6 +164,19 @@ int main(void)
         unsigned large = elems[e] == 8 ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
         wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == large &&
                           at.tile_elems >= below.tile_elems && at.tiles <= below.tiles,
+                  label);
+    }
+    /* And for 4-byte elements at WK_SCAN_STAGED_FROM_BYTES: large tiles
+     * just below, staged ones (twice the elements) from there on. */
+    {
+        size_t first_staged = WK_SCAN_STAGED_FROM_BYTES / 4;
+        wk_scan_plan below, at;
+        wk_plan_scan(0x1000, 0x1000, first_staged - 1, 4, &below);
+        wk_plan_scan(0x1000, 0x1000, first_staged, 4, &at);
+        snprintf(label, sizeof label, "f32: %zu elements plan %u vectors per thread, %zu plan %u", first_staged - 1,
+                 below.vectors, first_staged, at.vectors);
+        wk_expect(&t, below.vectors == WK_SCAN_LARGE_VECTORS && at.vectors == WK_SCAN_STAGED_VECTORS &&
+                          at.tile_elems == 2 * below.tile_elems && at.tiles <= below.tiles,
                   label);
     }
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 40, 2) <= WK_SCAN_MAX_TILES,
