@@ -22,7 +22,7 @@ extern "C" {
  * SMs; from 16 MiB on, 512 threads with 8 vectors each (64 KiB tiles,
  * 2 blocks per SM) for elements of up to 4 bytes, and 128 threads with 16
  * vectors each (32 KiB tiles, 4 blocks per SM) for 8-byte elements; from
- * 256 MiB on, staged tiles for 4-byte elements (below). */
+ * 512 MiB on, staged tiles for 4-byte elements (below). */
 #define WK_SCAN_THREADS 512
 #define WK_SCAN_SMALL_VECTORS 4
 #define WK_SCAN_LARGE_VECTORS 8
@@ -32,16 +32,17 @@ extern "C" {
 #define WK_SCAN_WIDE_MIN_BLOCKS 4
 #define WK_SCAN_LARGE_FROM_BYTES ((size_t)16 << 20)
 
-/* From 256 MiB on, 4-byte elements take "staged" tiles: 512 threads with
+/* From 512 MiB on, 4-byte elements take "staged" tiles: 512 threads with
  * 16 vectors each (128 KiB tiles, 2 blocks per SM), the first 4 of each
  * thread in registers and the other 12 brought into shared memory by one
- * bulk copy per tile. A block then holds twice the bytes in flight that
- * its registers could, which shortens the chain's wait on the slowest
- * loads (docs/scan.md, "Staged tiles"). */
+ * bulk copy per tile. A block then holds twice the bytes its registers
+ * could, which keeps more loads in flight while tiles wait on the chain
+ * (docs/scan.md, "Staged tiles"). At 256 MiB they measured no faster than
+ * the large tiles (i32 slower), from 1 GiB on 3-10 % faster. */
 #define WK_SCAN_STAGED_VECTORS 16
 #define WK_SCAN_STAGED_REGISTER_VECTORS 4
 #define WK_SCAN_STAGED_MIN_BLOCKS 2
-#define WK_SCAN_STAGED_FROM_BYTES ((size_t)256 << 20)
+#define WK_SCAN_STAGED_FROM_BYTES ((size_t)512 << 20)
 #define WK_SCAN_VECTOR_BYTES 16
 
 /* Most tiles one call may have (2^29 tiles: 32 TiB of input in 64 KiB tiles). */
