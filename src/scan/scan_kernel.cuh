@@ -248,10 +248,6 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.in_place = l->in == l->out;
     constexpr int small = WK_SCAN_SMALL_VECTORS, large = WK_SCAN_LARGE_VECTORS, blocks = WK_SCAN_LARGE_MIN_BLOCKS;
     constexpr int threads = WK_SCAN_THREADS;
-    if constexpr (sizeof(S) == 4) {
-        if (l->plan.vectors == WK_SCAN_STAGED_VECTORS)
-            return launch_staged<S, Op>(l, io);
-    }
     void (*kernel)(tile_io<S>, wk_value, tile_slots);
     if (l->plan.vectors == small)
         kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1>
@@ -260,6 +256,11 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
         constexpr int wide = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS, wide_blocks = WK_SCAN_WIDE_MIN_BLOCKS;
         kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks>
                               : scan_kernel<S, Op, false, wide, vectors, wide_blocks>;
+    } else if constexpr (sizeof(S) == 4) {
+        if (l->plan.vectors == WK_SCAN_STAGED_VECTORS)
+            return launch_staged<S, Op>(l, io);
+        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
+                              : scan_kernel<S, Op, false, threads, large, blocks>;
     } else
         kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
                               : scan_kernel<S, Op, false, threads, large, blocks>;
