@@ -64,30 +64,6 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
-/* The fold of one vector's elements, in order. */
-template <class P, class S, class Op> __device__ inline P vector_total(const vec<S> &x, Op op)
-{
-    P total = neutral<P>(op);
-#pragma unroll
-    for (int e = 0; e < vec<S>::size; ++e)
-        total = op(total, to_acc<P>(x.e[e]));
-    return total;
-}
-
-/* One vector's outputs, from `run`, the fold of every element before it:
- * the inclusive (or exclusive) fold through its elements. */
-template <bool Exclusive, class P, class S, class Op> __device__ inline vec<S> vector_outputs(P run, const vec<S> &x, Op op)
-{
-    vec<S> y;
-#pragma unroll
-    for (int e = 0; e < vec<S>::size; ++e) {
-        P next = op(run, to_acc<P>(x.e[e]));
-        y.e[e] = from_acc<S>(Exclusive ? run : next);
-        run = next;
-    }
-    return y;
-}
-
 /* `rounds` vectors per thread in registers; for staged tiles (plan.h)
  * `staged` more per thread, after all of those of the registers, in the
  * dynamic shared memory, warp w owning the w-th run of 32 * staged. The
@@ -101,6 +77,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     static_assert(Threads % 32 == 0 && segments <= 32, "whole warps, whose segment totals one warp scans");
     constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
     using P = typename accumulator<S, Op>::type;
+    constexpr int V = vec<S>::size;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
     __shared__ int s_stage_wait;
@@ -145,7 +122,11 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     P carry = neutral<P>(op);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        P inclusive = warp_inclusive_scan(vector_total<P>(x[k], op), op);
+        P total = neutral<P>(op);
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            total = op(total, to_acc<P>(x[k].e[e]));
+        P inclusive = warp_inclusive_scan(total, op);
         before[k] = op(carry, shift_up_one(inclusive, op));
         carry = op(carry, shfl(full_mask, inclusive, 31));
     }
@@ -160,7 +141,11 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         P staged_carry = neutral<P>(op);
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
-            const P total = vector_total<P>(stage.data[staged_q0 + 32 * k], op);
+            const vec<S> xs = stage.data[staged_q0 + 32 * k];
+            P total = neutral<P>(op);
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                total = op(total, to_acc<P>(xs.e[e]));
             staged_carry = op(staged_carry, shfl(full_mask, warp_inclusive_scan(total, op), 31));
         }
         if (lane == 0)
@@ -196,17 +181,37 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 
     const P warp_prefix = s_warp[warp];
 #pragma unroll
-    for (int k = 0; k < rounds; ++k)
-        io.store(first_vec + 32 * k, vector_outputs<Exclusive>(op(warp_prefix, before[k]), x[k], op));
+    for (int k = 0; k < rounds; ++k) {
+        P run = op(warp_prefix, before[k]);
+        vec<S> y;
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            P next = op(run, to_acc<P>(x[k].e[e]));
+            y.e[e] = from_acc<S>(Exclusive ? run : next);
+            run = next;
+        }
+        io.store(first_vec + 32 * k, y);
+    }
     if constexpr (staged > 0) {
         P run_carry = s_warp[warps + warp];
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
             const vec<S> xs = stage.data[staged_q0 + 32 * k];
-            const P inclusive = warp_inclusive_scan(vector_total<P>(xs, op), op);
-            const P lanes_before = op(run_carry, shift_up_one(inclusive, op));
+            P total = neutral<P>(op);
+#pragma unroll
+            for (int e = 0; e < V; ++e)
+                total = op(total, to_acc<P>(xs.e[e]));
+            const P inclusive = warp_inclusive_scan(total, op);
+            P run = op(run_carry, shift_up_one(inclusive, op));
             run_carry = op(run_carry, shfl(full_mask, inclusive, 31));
-            io.store(staged_first + staged_q0 + 32 * k, vector_outputs<Exclusive>(lanes_before, xs, op));
+            vec<S> y;
+#pragma unroll
+            for (int e = 0; e < V; ++e) {
+                P next = op(run, to_acc<P>(xs.e[e]));
+                y.e[e] = from_acc<S>(Exclusive ? run : next);
+                run = next;
+            }
+            io.store(staged_first + staged_q0 + 32 * k, y);
         }
     }
 }
