@@ -32,6 +32,15 @@ extern "C" {
 #define WK_SCAN_WIDE_MIN_BLOCKS 4
 #define WK_SCAN_LARGE_FROM_BYTES ((size_t)16 << 20)
 
+/* Below 1 MiB of input, 8-byte elements take 256 threads with 4 vectors
+ * each (16 KiB tiles, 2 blocks per SM), which spread a small input over
+ * twice the SMs: an f64 sum of 2^16 elements took 4.58 µs with them
+ * against 5.04 µs with 32 KiB tiles; at 2^18 the 32 KiB tiles were the
+ * faster (6.26 against 6.55 µs; docs/scan.md). */
+#define WK_SCAN_NARROW_THREADS 256
+#define WK_SCAN_NARROW_MIN_BLOCKS 2
+#define WK_SCAN_NARROW_BELOW_BYTES ((size_t)1 << 20)
+
 /* From 512 MiB on, 4-byte elements take "staged" tiles: 512 threads with
  * 16 vectors each (128 KiB tiles, 2 blocks per SM), the first 4 of each
  * thread in registers and the other 12 brought into shared memory by one

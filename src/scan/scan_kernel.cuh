@@ -119,6 +119,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     /* Per round: the prefix of the warp's earlier rounds combined with the
      * prefix of the lanes before this one. */
     P before[rounds];
+    __shared__ P s_before[staged > 0 ? rounds : 1][staged > 0 ? threads : 1];
     P carry = neutral<P>(op);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
@@ -128,6 +129,8 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
             total = op(total, to_acc<P>(x[k].e[e]));
         P inclusive = warp_inclusive_scan(total, op);
         before[k] = op(carry, shift_up_one(inclusive, op));
+        if constexpr (staged > 0)
+            s_before[k][threadIdx.x] = before[k];
         carry = op(carry, shfl(full_mask, inclusive, 31));
     }
     if (lane == 0)
@@ -180,9 +183,12 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     __syncthreads();
 
     const P warp_prefix = s_warp[warp];
+    /* Read again from shared memory rather than kept in registers through
+     * the look-back. */
+    const size_t out_first = (size_t)s_tile * tile_vecs;
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        P run = op(warp_prefix, before[k]);
+        P run = op(warp_prefix, staged > 0 ? s_before[k][threadIdx.x] : before[k]);
         vec<S> y;
 #pragma unroll
         for (int e = 0; e < V; ++e) {
@@ -190,7 +196,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
             y.e[e] = from_acc<S>(Exclusive ? run : next);
             run = next;
         }
-        io.store(first_vec + 32 * k, y);
+        io.store(out_first + lane_vec + 32 * k, y);
     }
     if constexpr (staged > 0) {
         P run_carry = s_warp[warps + warp];
@@ -211,7 +217,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
                 y.e[e] = from_acc<S>(Exclusive ? run : next);
                 run = next;
             }
-            io.store(staged_first + staged_q0 + 32 * k, y);
+            io.store(out_first + register_vecs + staged_q0 + 32 * k, y);
         }
     }
 }
@@ -254,6 +260,15 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     constexpr int small = WK_SCAN_SMALL_VECTORS, large = WK_SCAN_LARGE_VECTORS, blocks = WK_SCAN_LARGE_MIN_BLOCKS;
     constexpr int threads = WK_SCAN_THREADS;
     void (*kernel)(tile_io<S>, wk_value, tile_slots);
+    if constexpr (sizeof(S) == 8) {
+        constexpr int narrow = WK_SCAN_NARROW_THREADS, narrow_blocks = WK_SCAN_NARROW_MIN_BLOCKS;
+        if (l->plan.block == narrow) {
+            kernel = l->exclusive ? scan_kernel<S, Op, true, narrow, small, narrow_blocks>
+                                  : scan_kernel<S, Op, false, narrow, small, narrow_blocks>;
+            return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream,
+                                  l->overlap_launch != 0, io, l->init, l->slots);
+        }
+    }
     if (l->plan.vectors == small)
         kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1>
                               : scan_kernel<S, Op, false, threads, small, 1>;

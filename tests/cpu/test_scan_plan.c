@@ -20,16 +20,18 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
     if (p.vec_elems != vec || p.vec_elems * elem != WK_SCAN_VECTOR_BYTES)
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
     /* The tile shape follows the input's size: small tiles below
-     * WK_SCAN_LARGE_FROM_BYTES, large ones from there on, in their own
+     * WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones below
+     * WK_SCAN_NARROW_BELOW_BYTES), large ones from there on, in their own
      * shape for 8-byte elements, and staged ones for 4-byte elements from
      * WK_SCAN_STAGED_FROM_BYTES. */
     int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES, wide = large && elem == 8;
+    int narrow = elem == 8 && n * elem < WK_SCAN_NARROW_BELOW_BYTES;
     int staged = elem == 4 && n * elem >= WK_SCAN_STAGED_FROM_BYTES;
     unsigned want_vectors = !large   ? WK_SCAN_SMALL_VECTORS
                             : wide   ? WK_SCAN_WIDE_VECTORS
                             : staged ? WK_SCAN_STAGED_VECTORS
                                      : WK_SCAN_LARGE_VECTORS;
-    unsigned want_block = wide ? WK_SCAN_WIDE_THREADS : WK_SCAN_THREADS;
+    unsigned want_block = wide ? WK_SCAN_WIDE_THREADS : narrow ? WK_SCAN_NARROW_THREADS : WK_SCAN_THREADS;
     if (p.vectors != want_vectors)
         return snprintf(why, why_size, "%u vectors per thread, want %u", p.vectors, want_vectors), 0;
     if (p.block != want_block)
@@ -164,6 +166,20 @@ int main(void)
         unsigned large = elems[e] == 8 ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
         wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == large &&
                           at.tile_elems >= below.tile_elems && at.tiles <= below.tiles,
+                  label);
+    }
+    /* 8-byte elements below WK_SCAN_NARROW_BELOW_BYTES: narrow tiles (half
+     * the elements of the small ones) just below, small ones from there on. */
+    {
+        size_t first_small = WK_SCAN_NARROW_BELOW_BYTES / 8;
+        wk_scan_plan below, at;
+        wk_plan_scan(0x1000, 0x1000, first_small - 1, 8, &below);
+        wk_plan_scan(0x1000, 0x1000, first_small, 8, &at);
+        snprintf(label, sizeof label, "f64: %zu elements plan %u threads, %zu plan %u", first_small - 1, below.block,
+                 first_small, at.block);
+        wk_expect(&t, below.block == WK_SCAN_NARROW_THREADS && at.block == WK_SCAN_THREADS &&
+                          below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == WK_SCAN_SMALL_VECTORS &&
+                          2 * below.tile_elems == at.tile_elems,
                   label);
     }
     /* And for 4-byte elements at WK_SCAN_STAGED_FROM_BYTES: large tiles
