@@ -161,7 +161,8 @@ static void add_quick(case_list *l, wk_dtype d, wk_op op, int ex)
         add(l, d, op, ex, (init_kind)(s / 2 % 2), quick_sizes[s], place(base + s, 4, (s + (size_t)ex) % 5 == 4),
             mixed_pattern(d, op, s), WK_SPECIAL_NONE);
     /* A few dozen tiles, so that the look-back runs in every dtype; and
-     * once per dtype the large tile shape (16 MiB of input). */
+     * once per dtype 16 MiB of input, the large tile shape (2-byte dtypes
+     * keep the small one there). */
     if (op == WK_SUM || op == WK_MAX)
         add(l, d, op, ex, INIT_VALUE, 200003, place(base + 7, 4, 0), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
     if (op == WK_SUM && ex == (int)d % 2)

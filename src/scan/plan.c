@@ -25,7 +25,7 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
 {
     if (elem_size == 8 && n * elem_size < WK_SCAN_NARROW_BELOW_BYTES)
         return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, plan);
-    if (n * elem_size < WK_SCAN_LARGE_FROM_BYTES)
+    if (n * elem_size < WK_SCAN_LARGE_FROM_BYTES || elem_size == 2)
         return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, plan);
     if (elem_size == 8)
         return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, plan);

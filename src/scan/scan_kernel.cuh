@@ -222,6 +222,16 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     }
 }
 
+template <class S> using scan_kernel_ptr = void (*)(tile_io<S>, wk_value, tile_slots);
+
+/* The kernel of one tile shape, inclusive or exclusive. */
+template <class S, class Op, int Threads, int Rounds, int MinBlocks, int Staged = 0>
+inline scan_kernel_ptr<S> shape_kernel(bool exclusive)
+{
+    return exclusive ? scan_kernel<S, Op, true, Threads, Rounds, MinBlocks, Staged>
+                     : scan_kernel<S, Op, false, Threads, Rounds, MinBlocks, Staged>;
+}
+
 /* Staged tiles (plan.h): their shared-memory part is more than the 48 KiB
  * a kernel gets by default, and two blocks per SM need the largest
  * shared-memory carveout. Both are attributes of the kernel, set on each
@@ -233,9 +243,7 @@ template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_laun
                   in_shared = WK_SCAN_STAGED_VECTORS - WK_SCAN_STAGED_REGISTER_VECTORS,
                   blocks = WK_SCAN_STAGED_MIN_BLOCKS;
     constexpr size_t shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
-    void (*kernel)(tile_io<S>, wk_value, tile_slots) =
-        l->exclusive ? scan_kernel<S, Op, true, threads, in_registers, blocks, in_shared>
-                     : scan_kernel<S, Op, false, threads, in_registers, blocks, in_shared>;
+    scan_kernel_ptr<S> kernel = shape_kernel<S, Op, threads, in_registers, blocks, in_shared>(l->exclusive != 0);
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes);
     if (err == cudaSuccess)
         err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -246,6 +254,8 @@ template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_laun
                           l->overlap_launch != 0, io, l->init, l->slots);
 }
 
+/* Launches the kernel of the plan's tile shape (plan.h): one shape for
+ * 2-byte elements, three each for 4-byte and 8-byte ones. */
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
 {
     using P = typename accumulator<S, Op>::type;
@@ -257,34 +267,26 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.end = l->plan.offset + l->plan.n;
     io.vector_stores = l->plan.vector_stores != 0;
     io.in_place = l->in == l->out;
-    constexpr int small = WK_SCAN_SMALL_VECTORS, large = WK_SCAN_LARGE_VECTORS, blocks = WK_SCAN_LARGE_MIN_BLOCKS;
-    constexpr int threads = WK_SCAN_THREADS;
-    void (*kernel)(tile_io<S>, wk_value, tile_slots);
+    constexpr int threads = WK_SCAN_THREADS, small = WK_SCAN_SMALL_VECTORS;
+    const bool ex = l->exclusive != 0;
+    scan_kernel_ptr<S> kernel;
     if constexpr (sizeof(S) == 8) {
-        constexpr int narrow = WK_SCAN_NARROW_THREADS, narrow_blocks = WK_SCAN_NARROW_MIN_BLOCKS;
-        if (l->plan.block == narrow) {
-            kernel = l->exclusive ? scan_kernel<S, Op, true, narrow, small, narrow_blocks>
-                                  : scan_kernel<S, Op, false, narrow, small, narrow_blocks>;
-            return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream,
-                                  l->overlap_launch != 0, io, l->init, l->slots);
-        }
-    }
-    if (l->plan.vectors == small)
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, small, 1>
-                              : scan_kernel<S, Op, false, threads, small, 1>;
-    else if constexpr (sizeof(S) == 8) {
-        constexpr int wide = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS, wide_blocks = WK_SCAN_WIDE_MIN_BLOCKS;
-        kernel = l->exclusive ? scan_kernel<S, Op, true, wide, vectors, wide_blocks>
-                              : scan_kernel<S, Op, false, wide, vectors, wide_blocks>;
+        if (l->plan.block == WK_SCAN_NARROW_THREADS)
+            kernel = shape_kernel<S, Op, WK_SCAN_NARROW_THREADS, small, WK_SCAN_NARROW_MIN_BLOCKS>(ex);
+        else if (l->plan.vectors == small)
+            kernel = shape_kernel<S, Op, threads, small, 1>(ex);
+        else
+            kernel = shape_kernel<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_MIN_BLOCKS>(ex);
     } else if constexpr (sizeof(S) == 4) {
         if (l->plan.vectors == WK_SCAN_STAGED_VECTORS)
             return launch_staged<S, Op>(l, io);
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
-                              : scan_kernel<S, Op, false, threads, large, blocks>;
-    } else
-        kernel = l->exclusive ? scan_kernel<S, Op, true, threads, large, blocks>
-                              : scan_kernel<S, Op, false, threads, large, blocks>;
-
+        if (l->plan.vectors == small)
+            kernel = shape_kernel<S, Op, threads, small, 1>(ex);
+        else
+            kernel = shape_kernel<S, Op, threads, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS>(ex);
+    } else {
+        kernel = shape_kernel<S, Op, threads, small, 1>(ex);
+    }
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
                           l->init, l->slots);
 }

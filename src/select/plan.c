@@ -2,7 +2,8 @@
 
 int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *plan)
 {
-    unsigned vectors = n * elem_size < WK_SELECT_LARGE_FROM_BYTES ? WK_SELECT_SMALL_VECTORS : WK_SELECT_LARGE_VECTORS;
+    unsigned vectors = n * elem_size < WK_SELECT_LARGE_FROM_BYTES || elem_size == 2 ? WK_SELECT_SMALL_VECTORS
+                                                                                   : WK_SELECT_LARGE_VECTORS;
     /* Outputs are packed, never stored as whole vectors of the input's
      * alignment: the output address does not matter. */
     return wk_plan_tiles(in_addr, in_addr, n, elem_size, WK_SCAN_THREADS, vectors, plan);

@@ -12,7 +12,9 @@ extern "C" {
 /* Measured on an H100 with f32 select-if (docs/select.md): below 8 MiB of
  * input, 512 threads with 2 vectors each (16 KiB tiles, 3 blocks per SM)
  * spread the input over more SMs; from 8 MiB on, 8 vectors each (64 KiB
- * tiles, 2 blocks per SM) shorten the chain of prefixes, as for the scan. */
+ * tiles, 2 blocks per SM) shorten the chain of prefixes, as for the scan.
+ * 2-byte elements keep the small tiles at every size: their large-tile
+ * kernels spilled 300-850 bytes per thread at 64 registers. */
 #define WK_SELECT_SMALL_VECTORS 2
 #define WK_SELECT_SMALL_MIN_BLOCKS 3
 #define WK_SELECT_LARGE_VECTORS WK_SCAN_LARGE_VECTORS

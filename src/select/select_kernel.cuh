@@ -331,14 +331,22 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.count = l->count;
     io.n = l->plan.n;
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
-    const bool large_tiles = l->plan.vectors == large;
-    auto kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
-                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
-    if (l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM) {
-        /* Such inputs take at least 4 GiB: always the large tiles. */
-        if (!large_tiles)
-            return cudaErrorInvalidValue;
-        kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+    const bool wide_counts = l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM;
+    void (*kernel)(select_io<S>, wk_predicate, tile_slots);
+    if constexpr (sizeof(S) == 2) {
+        /* One tile shape at every size (plan.h). */
+        kernel = wide_counts ? select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>
+                             : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+    } else {
+        const bool large_tiles = l->plan.vectors == large;
+        kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
+                             : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+        if (wide_counts) {
+            /* Such inputs take at least 4 GiB: always the large tiles. */
+            if (!large_tiles)
+                return cudaErrorInvalidValue;
+            kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+        }
     }
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
                           l->predicate, l->slots);

@@ -24,7 +24,7 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
      * WK_SCAN_NARROW_BELOW_BYTES), large ones from there on, in their own
      * shape for 8-byte elements, and staged ones for 4-byte elements from
      * WK_SCAN_STAGED_FROM_BYTES. */
-    int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES, wide = large && elem == 8;
+    int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES && elem != 2, wide = large && elem == 8;
     int narrow = elem == 8 && n * elem < WK_SCAN_NARROW_BELOW_BYTES;
     int staged = elem == 4 && n * elem >= WK_SCAN_STAGED_FROM_BYTES;
     unsigned want_vectors = !large   ? WK_SCAN_SMALL_VECTORS
@@ -154,7 +154,8 @@ int main(void)
 
     /* The shape changes at WK_SCAN_LARGE_FROM_BYTES of input: one element
      * below it plans small tiles, the first at it large ones (no fewer
-     * elements per tile, so no more tiles than just below). */
+     * elements per tile, so no more tiles than just below); 2-byte elements
+     * keep small tiles. */
     for (size_t e = 0; e < 3; ++e) {
         size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
         wk_scan_plan below, at;
@@ -163,7 +164,9 @@ int main(void)
         snprintf(label, sizeof label,
                  "elem %zu: %zu elements plan %u vectors per thread in %zu tiles, %zu plan %u in %zu", elems[e],
                  first_large - 1, below.vectors, below.tiles, first_large, at.vectors, at.tiles);
-        unsigned large = elems[e] == 8 ? WK_SCAN_WIDE_VECTORS : WK_SCAN_LARGE_VECTORS;
+        unsigned large = elems[e] == 8   ? WK_SCAN_WIDE_VECTORS
+                         : elems[e] == 4 ? WK_SCAN_LARGE_VECTORS
+                                         : WK_SCAN_SMALL_VECTORS;
         wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == large &&
                           at.tile_elems >= below.tile_elems && at.tiles <= below.tiles,
                   label);
