@@ -119,6 +119,9 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     /* Per round: the prefix of the warp's earlier rounds combined with the
      * prefix of the lanes before this one. */
     P before[rounds];
+    /* Staged kernels keep these prefixes in shared memory through the
+     * look-back: in registers they made the i32 kernels spill (docs/scan.md,
+     * "Small changes after the staged tiles"). */
     __shared__ P s_before[staged > 0 ? rounds : 1][staged > 0 ? threads : 1];
     P carry = neutral<P>(op);
 #pragma unroll
@@ -183,8 +186,8 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     __syncthreads();
 
     const P warp_prefix = s_warp[warp];
-    /* Read again from shared memory rather than kept in registers through
-     * the look-back. */
+    /* The tile's first vector, read again from shared memory rather than
+     * kept in registers through the look-back (same reason). */
     const size_t out_first = (size_t)s_tile * tile_vecs;
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
