@@ -109,26 +109,21 @@ struct max {
  * instruction (PTX min.NaN / max.NaN; the NaN is the canonical one), where
  * the compare-and-select above takes three. Scans of f32, f16 and bf16
  * (which accumulate in float) apply the op several times per element. */
-template <> __device__ inline float min::operator()<float>(float a, float b) const
+template <bool IsMax> __device__ inline float float_extreme(float a, float b)
 {
 #if __CUDA_ARCH__ >= 800
     float r;
-    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    if constexpr (IsMax)
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    else
+        asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
 #else
-    return beats_for_min(b, a) ? b : a;
+    return (IsMax ? beats_for_max(b, a) : beats_for_min(b, a)) ? b : a;
 #endif
 }
-template <> __device__ inline float max::operator()<float>(float a, float b) const
-{
-#if __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return beats_for_max(b, a) ? b : a;
-#endif
-}
+template <> __device__ inline float min::operator()<float>(float a, float b) const { return float_extreme<false>(a, b); }
+template <> __device__ inline float max::operator()<float>(float a, float b) const { return float_extreme<true>(a, b); }
 
 struct bit_and {
     template <class T> __device__ T operator()(T a, T b) const { return a & b; }

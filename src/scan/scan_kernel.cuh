@@ -64,6 +64,31 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
     return lane_id() == 0 ? neutral<P>(op) : below;
 }
 
+/* A vector's elements folded in order: its total. */
+template <class P, class S, class Op> __device__ inline P vector_total(const vec<S> &x, Op op)
+{
+    P total = neutral<P>(op);
+#pragma unroll
+    for (int e = 0; e < vec<S>::size; ++e)
+        total = op(total, to_acc<P>(x.e[e]));
+    return total;
+}
+
+/* A vector's outputs: `run` (what precedes the vector) folded through its
+ * elements, each output taken before its element for an exclusive scan
+ * and after it for an inclusive one. */
+template <bool Exclusive, class P, class S, class Op> __device__ inline vec<S> vector_outputs(const vec<S> &x, P run, Op op)
+{
+    vec<S> y;
+#pragma unroll
+    for (int e = 0; e < vec<S>::size; ++e) {
+        P next = op(run, to_acc<P>(x.e[e]));
+        y.e[e] = from_acc<S>(Exclusive ? run : next);
+        run = next;
+    }
+    return y;
+}
+
 /* `rounds` vectors per thread in registers; for staged tiles (plan.h)
  * `staged` more per thread, after all of those of the registers, in the
  * dynamic shared memory, warp w owning the w-th run of 32 * staged. The
@@ -77,7 +102,6 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     static_assert(Threads % 32 == 0 && segments <= 32, "whole warps, whose segment totals one warp scans");
     constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
     using P = typename accumulator<S, Op>::type;
-    constexpr int V = vec<S>::size;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
     __shared__ int s_stage_wait;
@@ -126,11 +150,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     P carry = neutral<P>(op);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        P total = neutral<P>(op);
-#pragma unroll
-        for (int e = 0; e < V; ++e)
-            total = op(total, to_acc<P>(x[k].e[e]));
-        P inclusive = warp_inclusive_scan(total, op);
+        P inclusive = warp_inclusive_scan(vector_total<P>(x[k], op), op);
         before[k] = op(carry, shift_up_one(inclusive, op));
         if constexpr (staged > 0)
             s_before[k][threadIdx.x] = before[k];
@@ -147,11 +167,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         P staged_carry = neutral<P>(op);
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
-            const vec<S> xs = stage.data[staged_q0 + 32 * k];
-            P total = neutral<P>(op);
-#pragma unroll
-            for (int e = 0; e < V; ++e)
-                total = op(total, to_acc<P>(xs.e[e]));
+            const P total = vector_total<P>(stage.data[staged_q0 + 32 * k], op);
             staged_carry = op(staged_carry, shfl(full_mask, warp_inclusive_scan(total, op), 31));
         }
         if (lane == 0)
@@ -191,36 +207,18 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     const size_t out_first = (size_t)s_tile * tile_vecs;
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        P run = op(warp_prefix, staged > 0 ? s_before[k][threadIdx.x] : before[k]);
-        vec<S> y;
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            P next = op(run, to_acc<P>(x[k].e[e]));
-            y.e[e] = from_acc<S>(Exclusive ? run : next);
-            run = next;
-        }
-        io.store(out_first + lane_vec + 32 * k, y);
+        const P run = op(warp_prefix, staged > 0 ? s_before[k][threadIdx.x] : before[k]);
+        io.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive>(x[k], run, op));
     }
     if constexpr (staged > 0) {
         P run_carry = s_warp[warps + warp];
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
             const vec<S> xs = stage.data[staged_q0 + 32 * k];
-            P total = neutral<P>(op);
-#pragma unroll
-            for (int e = 0; e < V; ++e)
-                total = op(total, to_acc<P>(xs.e[e]));
-            const P inclusive = warp_inclusive_scan(total, op);
-            P run = op(run_carry, shift_up_one(inclusive, op));
+            const P inclusive = warp_inclusive_scan(vector_total<P>(xs, op), op);
+            const P run = op(run_carry, shift_up_one(inclusive, op));
             run_carry = op(run_carry, shfl(full_mask, inclusive, 31));
-            vec<S> y;
-#pragma unroll
-            for (int e = 0; e < V; ++e) {
-                P next = op(run, to_acc<P>(xs.e[e]));
-                y.e[e] = from_acc<S>(Exclusive ? run : next);
-                run = next;
-            }
-            io.store(out_first + register_vecs + staged_q0 + 32 * k, y);
+            io.store(out_first + register_vecs + staged_q0 + 32 * k, vector_outputs<Exclusive>(xs, run, op));
         }
     }
 }
