@@ -817,6 +817,35 @@ static void add_many_tiles(case_list *l)
             many[k].keep, WK_SELECT_PLAIN);
 }
 
+/* Where 4-byte selects turn to staged tiles (select/plan.h), once per
+ * mode on a 4-byte dtype: the last size with large tiles, the first with
+ * staged ones (in place where the mode allows), and inputs whose last tile
+ * ends just inside its shared-memory part, so that the part is loaded lane
+ * by lane rather than copied (one of these, with the input inside a
+ * vector, where the first tile's part is copied). The quick list keeps one,
+ * for the sanitizers. */
+static void add_staged_edges(case_list *l, wk_case_level level)
+{
+    static const wk_dtype dtypes[] = {WK_F32, WK_I32, WK_U32};
+    const size_t edge = WK_SELECT_STAGED_FROM_BYTES / 4, tile = tile_elems(WK_F32, edge);
+    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
+    for (size_t m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
+        wk_ref_select_mode mode = (wk_ref_select_mode)m;
+        wk_dtype d = dtypes[m % COUNT(dtypes)];
+        size_t k = 11 * m;
+        placement at = place(4 * m + 1, 0); /* input offset 1 */
+        size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
+        add(l, mode, d, compare_at(d, k), ends_in_stage, at, keep_at(mode, k), WK_SELECT_PLAIN);
+        if (level == WK_CASES_QUICK)
+            return;
+        add(l, mode, d, compare_at(d, k + 1), edge - 1, place(4 * m, 0), keep_at(mode, k + 1), WK_SELECT_PLAIN);
+        add(l, mode, d, compare_at(d, k + 2), edge, place(4 * m, 1), keep_at(mode, k + 2), WK_SELECT_PLAIN);
+        at = place(4 * m + 2, 0);
+        add(l, mode, d, compare_at(d, k + 3), edge + 2 * tile - 1 - plan_offset(d, at.in_offset), at,
+            keep_at(mode, k + 3), WK_SELECT_PLAIN);
+    }
+}
+
 size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, size_t cap)
 {
     case_list l = {out, cap, 0, seed};
@@ -832,6 +861,7 @@ size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, 
     }
     if (level != WK_CASES_QUICK)
         add_many_tiles(&l);
+    add_staged_edges(&l, level);
     return l.count;
 }
 
@@ -846,5 +876,8 @@ size_t wk_select_huge_cases(uint64_t seed, wk_select_case *out, size_t cap)
     add(&l, WK_REF_UNIQUE, WK_F16, WK_LESS, n + 3, in_place, half, WK_SELECT_PLAIN);
     /* 2^31 indices take 16 GiB beside the 4 GiB input. */
     add(&l, WK_REF_WHERE, WK_F16, WK_GREATER_EQUAL, n + 5, apart, one, WK_SELECT_PLAIN);
+    /* 4 bytes per element: the staged tiles with 64-bit counts, in place
+     * in 8 GiB. */
+    add(&l, WK_REF_SELECT_IF, WK_I32, WK_LESS, n + 7, in_place, one, WK_SELECT_PLAIN);
     return l.count;
 }

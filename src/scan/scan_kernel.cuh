@@ -233,11 +233,7 @@ inline scan_kernel_ptr<S> shape_kernel(bool exclusive)
                      : scan_kernel<S, Op, false, Threads, Rounds, MinBlocks, Staged>;
 }
 
-/* Staged tiles (plan.h): their shared-memory part is more than the 48 KiB
- * a kernel gets by default, and two blocks per SM need the largest
- * shared-memory carveout. Both are attributes of the kernel, set on each
- * call (the current device may differ between calls); neither waits on
- * the GPU. */
+/* Staged tiles (plan.h), with their shared-memory part dynamic. */
 template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 {
     constexpr int threads = WK_SCAN_THREADS, in_registers = WK_SCAN_STAGED_REGISTER_VECTORS,
@@ -245,10 +241,7 @@ template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_laun
                   blocks = WK_SCAN_STAGED_MIN_BLOCKS;
     constexpr size_t shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
     scan_kernel_ptr<S> kernel = shape_kernel<S, Op, threads, in_registers, blocks, in_shared>(l->exclusive != 0);
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes);
-    if (err == cudaSuccess)
-        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                   cudaSharedmemCarveoutMaxShared);
+    cudaError_t err = allow_staged_shared(kernel, shared_bytes);
     if (err != cudaSuccess)
         return err;
     return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, shared_bytes, l->stream,

@@ -9,6 +9,8 @@
 #include "common/bulk_copy.cuh"
 #include "tile_io.cuh"
 
+#include <cuda_runtime.h>
+
 namespace wk {
 namespace scan {
 
@@ -60,6 +62,19 @@ template <class S> struct tile_stage {
             data[q0 + 32 * k] = io.load(first + q0 + 32 * k, fill);
     }
 };
+
+/* A staged kernel's shared-memory part is more than the 48 KiB a kernel
+ * gets by default, and two blocks per SM need the largest shared-memory
+ * carveout. Both are attributes of the kernel, set on each call (the
+ * current device may differ between calls); neither waits on the GPU. */
+template <class... Params> inline cudaError_t allow_staged_shared(void (*kernel)(Params...), size_t shared_bytes)
+{
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes);
+    if (err == cudaSuccess)
+        err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared);
+    return err;
+}
 
 } // namespace scan
 } // namespace wk

@@ -1,5 +1,5 @@
 /* Launch planning for select, partition, unique and where: the scan's tiles
- * (scan/plan.h) in the select's own two shapes. Pure C. */
+ * (scan/plan.h) in the select's own shapes. Pure C. */
 #ifndef WARPKIT_SELECT_PLAN_H
 #define WARPKIT_SELECT_PLAN_H
 
@@ -20,6 +20,18 @@ extern "C" {
 #define WK_SELECT_LARGE_VECTORS WK_SCAN_LARGE_VECTORS
 #define WK_SELECT_LARGE_MIN_BLOCKS WK_SCAN_LARGE_MIN_BLOCKS
 #define WK_SELECT_LARGE_FROM_BYTES ((size_t)8 << 20)
+
+/* From 256 MiB on, 4-byte elements take the scan's staged tiles
+ * (scan/plan.h): 512 threads with 16 vectors each (128 KiB tiles, 2 blocks
+ * per SM), 4 in registers and 12 brought into shared memory by one bulk
+ * copy. f32 and i32 selects on an H100 (docs/select.md): from 1 GiB on
+ * 0.99-1.17 of CUB's speed against 0.87-1.00 with the large tiles; at
+ * 256 MiB 0.93-1.02 against 0.88-1.00; at 64 MiB slower (0.79-0.86 against
+ * 0.91-1.01). 8-byte elements keep the large tiles, as in the scan. */
+#define WK_SELECT_STAGED_VECTORS WK_SCAN_STAGED_VECTORS
+#define WK_SELECT_STAGED_REGISTER_VECTORS WK_SCAN_STAGED_REGISTER_VECTORS
+#define WK_SELECT_STAGED_MIN_BLOCKS WK_SCAN_STAGED_MIN_BLOCKS
+#define WK_SELECT_STAGED_FROM_BYTES ((size_t)256 << 20)
 
 /* Plans a select of n elements of elem_size bytes at in_addr. Returns 0 on
  * success, -1 for bad arguments. */

@@ -13,10 +13,12 @@
  *  - the block scans its warps' counts; warp 0 publishes the tile's count,
  *    looks back for the number kept before the tile and publishes the sum;
  *  - per round, each warp packs its kept elements in order into a shared
- *    staging buffer and copies them out with consecutive lanes, so that the
+ *    pack buffer and copies them out with consecutive lanes, so that the
  *    global stores are contiguous whatever the selectivity.
+ * Staged tiles (plan.h) hold most of the tile in shared memory, as the
+ * scan's do, and go through the same steps for it.
  * wk_partition_if also packs the rejected elements from the far end of the
- * staging buffer and writes them backwards from the end of the output. The
+ * pack buffer and writes them backwards from the end of the output. The
  * last tile writes the total count. Counts are integers, so the look-back
  * folds as a tree and the output is the same on every run. */
 #ifndef WARPKIT_SELECT_KERNEL_CUH
@@ -29,6 +31,7 @@
 #include "predicate.cuh"
 #include "scan/tile_io.cuh"
 #include "scan/tile_order.cuh"
+#include "scan/tile_stage.cuh"
 #include "scan/tile_status.cuh"
 
 #include <cstdint>
@@ -144,49 +147,179 @@ __device__ inline size_t data_before(size_t v, size_t first, size_t end)
     return (v < first ? first : v > end ? end : v) - first;
 }
 
-template <class S, class C, int Mode, int rounds, int MinBlocks>
-__global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
-select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
+/* What a warp packs in shared memory before it writes: the elements, or
+ * for wk_where each kept element's place in the round (below 32 V), which
+ * the copy-out widens to an int64 index. Four bytes rather than eight
+ * leave room for two staged where blocks per SM. */
+template <class S, int Mode> using pack_t = typename std::conditional<Mode == WK_WHERE, unsigned, S>::type;
+
+/* Writes one round of a warp: the kept elements (bit e of `bits` for
+ * element e of the lane's vector x, whose first element is virtual index
+ * e0) from output `base` on, through the warp's `pack` buffer of 32 V
+ * entries; a partition also writes the round's rejected elements from the
+ * far end. Called by the whole warp; returns the round's kept count. */
+template <class S, class C, int Mode>
+__device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, unsigned bits, size_t e0, C base,
+                                       pack_t<S, Mode> *pack)
 {
     using O = output_t<S, Mode>;
     constexpr int V = vec<S>::size;
-    constexpr unsigned stage_size = 32 * V; /* elements of one warp's round */
-    __shared__ unsigned long long s_tile, s_stamp;
-    __shared__ C s_warp[warps];
-    __shared__ C s_lookback[lookback_windows * 32];
-    __shared__ O s_stage[warps][stage_size];
+    constexpr unsigned round_elems = 32 * V;
+    const unsigned lane = lane_id();
+    const size_t v0 = e0 - (size_t)lane * V; /* lane 0's first element */
+    unsigned below = 0, round_kept = 0;
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        unsigned count;
+        below += warp_compact(((bits >> e) & 1u) != 0, &count);
+        round_kept += count;
+    }
+    unsigned slot = below;
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        if ((bits >> e) & 1u) {
+            if constexpr (Mode == WK_WHERE)
+                pack[slot] = lane * V + e;
+            else
+                pack[slot] = x.e[e];
+            ++slot;
+        }
+    }
+    size_t round_start = 0, round_rejected = 0;
+    if constexpr (Mode == WK_PARTITION_IF) {
+        round_start = data_before(v0, io.src.first, io.src.end);
+        const size_t lane_start = data_before(e0, io.src.first, io.src.end);
+        round_rejected = data_before(v0 + round_elems, io.src.first, io.src.end) - round_start - round_kept;
+        unsigned rejected_slot = (unsigned)(lane_start - round_start) - below;
+        const unsigned rejected = valid_bits<V>(e0, io.src.first, io.src.end) & ~bits;
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            if ((rejected >> e) & 1u)
+                pack[round_elems - 1 - rejected_slot++] = x.e[e];
+    }
+    __syncwarp();
+    O *out = static_cast<O *>(io.out);
+    for (unsigned j = lane; j < round_kept; j += 32) {
+        if constexpr (Mode == WK_WHERE)
+            out[(size_t)base + j] = (long long)(v0 + pack[j] - io.src.first);
+        else
+            out[(size_t)base + j] = pack[j];
+    }
+    if constexpr (Mode == WK_PARTITION_IF) {
+        /* Rejected elements before this round: data elements before it
+         * less the kept ones. The last rejected lands at d_out[count]. */
+        const size_t rejected_before = round_start - (size_t)base;
+        for (unsigned j = lane; j < round_rejected; j += 32)
+            out[io.n - 1 - (rejected_before + j)] = pack[round_elems - 1 - j];
+    }
+    __syncwarp();
+    return round_kept;
+}
+
+/* The keep bits of `count` vectors x[k] (k < count), virtual elements from
+ * e0[k]: by predicate, flag bytes or run heads. `last` is, for wk_unique,
+ * the element before x[0]; it returns the last element of x[count - 1]
+ * from lane 31, the element before the next vector of lane 0. */
+template <class S, int Mode, int count>
+__device__ inline void keep_bits(const select_io<S> &io, const vec<S> (&x)[count], const flag_word<vec<S>::size> *flags,
+                                 const wk_predicate &predicate, size_t e0, S &last, unsigned (&bits)[count])
+{
+    constexpr int V = vec<S>::size;
+    if constexpr (Mode != WK_SELECT_FLAGGED && Mode != WK_UNIQUE)
+        predicate_bits(x, predicate, bits);
+#pragma unroll
+    for (int k = 0; k < count; ++k) {
+        const size_t ek = e0 + (size_t)32 * V * k;
+        if constexpr (Mode == WK_SELECT_FLAGGED)
+            bits[k] = nonzero_bytes<V>(flags[k]);
+        if constexpr (Mode == WK_UNIQUE) {
+            bits[k] = run_heads(io, x[k], ek, last);
+            last = shfl(full_mask, x[k].e[V - 1], 31);
+        }
+        bits[k] &= valid_bits<V>(ek, io.src.first, io.src.end);
+    }
+}
+
+/* `rounds` vectors per thread in registers; for staged tiles (select/plan.h)
+ * `staged` more per thread, after all of those of the registers, in the
+ * dynamic shared memory, warp w owning the w-th run of 32 * staged, as in
+ * the scan (scan/scan_kernel.cuh). Each warp then has two segments of the
+ * tile, its register run and its staged run; the staged run's keep bits
+ * are kept in shared memory between the count and the writing. */
+template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0>
+__global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
+select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
+{
+    using Pk = pack_t<S, Mode>;
+    constexpr int V = vec<S>::size, segments = staged > 0 ? 2 * warps : warps;
+    constexpr unsigned round_elems = 32 * V; /* elements of one warp's round */
+    constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
+    __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
+    __shared__ int s_stage_wait;
+    __shared__ C s_warp[segments];
+    /* The look-back's values and, after it, the warps' pack buffers. */
+    __shared__ union {
+        C lookback[lookback_windows * 32];
+        Pk pack[warps][round_elems];
+    } s_scratch;
+    __shared__ unsigned char s_staged_bits[staged > 0 ? staged : 1][staged > 0 ? threads : 1];
+    extern __shared__ __align__(128) unsigned char s_staged[];
+    const scan::tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
+                                       (unsigned)(threads * staged)};
 
     wait_for_previous_kernel();
     /* As in the scan, tile blockIdx.x is loaded before the counter is
      * asked, and reloaded in the rare case that the block got another. */
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
+    const unsigned staged_q0 = warp * (32 * staged) + lane; /* in the staged part */
     vec<S> x[rounds];
     flag_word<V> flags[rounds];
-    S before_run = S(); /* wk_unique: the element before the warp's run */
-    auto load_tile = [&](size_t first) {
+    flag_word<V> staged_flags[staged > 0 ? staged : 1];
+    /* wk_unique: the element before the warp's register run and before its
+     * staged run. */
+    S before_run = S(), before_staged = S();
+    auto load_tile = [&](size_t tile_first) {
+        const size_t first = tile_first + lane_vec;
         io.src.template load_lane<rounds>(first, S(), x);
         if constexpr (Mode == WK_SELECT_FLAGGED) {
 #pragma unroll
             for (int k = 0; k < rounds; ++k)
                 flags[k] = load_flags(io, first + 32 * k);
+            /* The staged part's flags go out with the tile's loads. */
+#pragma unroll
+            for (int k = 0; k < staged; ++k)
+                staged_flags[k] = load_flags(io, tile_first + register_vecs + staged_q0 + 32 * k);
         }
-        if constexpr (Mode == WK_UNIQUE)
+        if constexpr (Mode == WK_UNIQUE) {
             before_run = load_before_run(io, (first - lane) * V);
+            if constexpr (staged > 0)
+                before_staged = load_before_run(io, (tile_first + register_vecs + staged_q0 - lane) * V);
+        }
     };
-    load_tile((size_t)blockIdx.x * (threads * rounds) + lane_vec);
-    if (threadIdx.x == 0)
+    if constexpr (staged > 0) {
+        if (threadIdx.x == 0)
+            stage.start(io.src, (size_t)blockIdx.x * tile_vecs + register_vecs);
+    }
+    load_tile((size_t)blockIdx.x * tile_vecs);
+    if (threadIdx.x == 0) {
         s_tile = claim_tile(slots, sizeof(C) == 8, &s_stamp);
+        if constexpr (staged > 0) {
+            if (s_tile != blockIdx.x)
+                stage.restart(io.src, (size_t)s_tile * tile_vecs + register_vecs);
+        }
+    }
     __syncthreads();
     const unsigned long long tile = s_tile;
-    const size_t first_vec = (size_t)tile * (threads * rounds) + lane_vec;
+    const size_t tile_first = (size_t)tile * tile_vecs, first_vec = tile_first + lane_vec;
     if (tile != blockIdx.x)
-        load_tile(first_vec);
+        load_tile(tile_first);
     allow_next_kernel();
 
-    /* Which elements are kept: bit k * V + e for element e of round k. The
-     * ballots are taken twice, here for the warp's count and again when
-     * writing, which costs less than keeping their results in registers. */
+    /* Which elements of the register rounds are kept: bit k * V + e for
+     * element e of round k. The ballots are taken twice, here for the
+     * warp's count and again when writing, which costs less than keeping
+     * their results in registers. */
     static_assert(rounds * V <= 64, "keep bits fit 64 bits");
     /* 32 bits where they suffice: with a 64-bit mask the select-if,
      * partition and unique kernels spilled parts of it at 64 registers, and
@@ -195,25 +328,49 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     using keep_word = typename std::conditional<(rounds * V <= 32 && Mode != WK_SELECT_FLAGGED), unsigned,
                                                 unsigned long long>::type;
     keep_word keep = 0;
-    unsigned predicate_kept[rounds];
-    if constexpr (Mode != WK_SELECT_FLAGGED && Mode != WK_UNIQUE)
-        predicate_bits(x, predicate, predicate_kept);
+    {
+        unsigned bits[rounds];
+        keep_bits<S, Mode>(io, x, flags, predicate, first_vec * V, before_run, bits);
 #pragma unroll
-    for (int k = 0; k < rounds; ++k) {
-        const size_t e0 = (first_vec + 32 * k) * V;
-        unsigned bits;
-        if constexpr (Mode == WK_SELECT_FLAGGED)
-            bits = nonzero_bytes<V>(flags[k]);
-        else if constexpr (Mode == WK_UNIQUE)
-            bits = run_heads(io, x[k], e0, k == 0 ? before_run : shfl(full_mask, x[k > 0 ? k - 1 : 0].e[V - 1], 31));
-        else
-            bits = predicate_kept[k];
-        bits &= valid_bits<V>(e0, io.src.first, io.src.end);
-        keep |= (keep_word)bits << (k * V);
+        for (int k = 0; k < rounds; ++k)
+            keep |= (keep_word)bits[k] << (k * V);
     }
     const unsigned warp_kept = __reduce_add_sync(full_mask, (unsigned)__popcll((unsigned long long)keep));
     if (lane == 0)
         s_warp[warp] = warp_kept;
+    /* The staged run: its keep bits, four vectors at a time from shared
+     * memory, into s_staged_bits for the writing. Waiting for the bulk copy
+     * here also makes a flagged select in place safe: the staged input has
+     * been read before the tile publishes. */
+    if constexpr (staged > 0) {
+        constexpr int chunk = 4;
+        static_assert(staged % chunk == 0, "staged vectors come in chunks");
+        const size_t staged_e0 = (tile_first + register_vecs + staged_q0) * V;
+        stage.template ready<staged>(io.src, tile_first + register_vecs, staged_q0, S());
+        unsigned staged_kept = 0;
+        /* Unrolled only where the flags must stay in registers: each
+         * chunk's code is large (a predicate's switch over four vectors). */
+#pragma unroll(Mode == WK_SELECT_FLAGGED ? staged / chunk : 1)
+        for (int c = 0; c < staged; c += chunk) {
+            vec<S> xs[chunk];
+            if constexpr (Mode != WK_SELECT_FLAGGED) {
+#pragma unroll
+                for (int k = 0; k < chunk; ++k)
+                    xs[k] = stage.data[staged_q0 + 32 * (c + k)];
+            }
+            unsigned bits[chunk];
+            keep_bits<S, Mode>(io, xs, staged_flags + c, predicate, staged_e0 + (size_t)32 * V * c, before_staged,
+                               bits);
+#pragma unroll
+            for (int k = 0; k < chunk; ++k) {
+                s_staged_bits[c + k][threadIdx.x] = (unsigned char)bits[k];
+                staged_kept += __popc(bits[k]);
+            }
+        }
+        staged_kept = __reduce_add_sync(full_mask, staged_kept);
+        if (lane == 0)
+            s_warp[warps + warp] = staged_kept;
+    }
     if constexpr (Mode == WK_SELECT_FLAGGED) {
         /* In place, later tiles overwrite this tile's input once it has
          * published its count, and here the count comes from the flags
@@ -237,9 +394,9 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     }
 
     if (warp == 0) {
-        const C warp_total = lane < warps ? s_warp[lane] : C(0);
-        const C inclusive = warp_inclusive_scan(warp_total, sum{});
-        const C aggregate = shfl(full_mask, inclusive, warps - 1);
+        const C segment_total = lane < segments ? s_warp[lane] : C(0);
+        const C inclusive = warp_inclusive_scan(segment_total, sum{});
+        const C aggregate = shfl(full_mask, inclusive, segments - 1);
         const auto ts = scan::make_status<C>(slots, s_stamp);
         C tile_prefix = 0;
         if (tile == 0) {
@@ -248,72 +405,49 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         } else {
             if (lane == 0)
                 ts.publish(tile, FLAG_AGGREGATE, aggregate);
-            tile_prefix = scan::look_back(ts, tile, sum{}, s_lookback);
+            tile_prefix = scan::look_back(ts, tile, sum{}, s_scratch.lookback);
             if (lane == 0)
                 ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
         }
         if (lane == 0 && tile == gridDim.x - 1)
             *io.count = (unsigned long long)(tile_prefix + aggregate);
-        if (lane < warps)
-            s_warp[lane] = tile_prefix + (inclusive - warp_total);
+        if (lane < segments)
+            s_warp[lane] = tile_prefix + (inclusive - segment_total);
     }
     __syncthreads();
 
-    /* Per round: pack the kept elements (and for a partition the rejected
-     * ones, from the far end) in the warp's staging buffer, then copy them
-     * out with consecutive lanes. */
-    O *out = static_cast<O *>(io.out);
-    O *stage = s_stage[warp];
+    Pk *pack = s_scratch.pack[warp];
     C base = s_warp[warp]; /* kept elements before this warp's round */
+    const size_t out_first = (size_t)s_tile * tile_vecs + lane_vec;
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        const size_t e0 = (first_vec + 32 * k) * V;
         const unsigned bits = (unsigned)(keep >> (k * V)) & ((1u << V) - 1u);
-        const vec<S> &xk = x[k];
-        unsigned below = 0, round_kept = 0;
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            unsigned count;
-            below += warp_compact(((bits >> e) & 1u) != 0, &count);
-            round_kept += count;
-        }
-        unsigned slot = below;
-#pragma unroll
-        for (int e = 0; e < V; ++e) {
-            if ((bits >> e) & 1u) {
-                if constexpr (Mode == WK_WHERE)
-                    stage[slot] = (long long)(e0 + e - io.src.first);
-                else
-                    stage[slot] = xk.e[e];
-                ++slot;
-            }
-        }
-        size_t round_start = 0, round_rejected = 0;
-        if constexpr (Mode == WK_PARTITION_IF) {
-            const size_t v0 = e0 - (size_t)lane * V; /* lane 0's first element */
-            round_start = data_before(v0, io.src.first, io.src.end);
-            const size_t lane_start = data_before(e0, io.src.first, io.src.end);
-            round_rejected = data_before(v0 + stage_size, io.src.first, io.src.end) - round_start - round_kept;
-            unsigned rejected_slot = (unsigned)(lane_start - round_start) - below;
-            const unsigned rejected = valid_bits<V>(e0, io.src.first, io.src.end) & ~bits;
-#pragma unroll
-            for (int e = 0; e < V; ++e)
-                if ((rejected >> e) & 1u)
-                    stage[stage_size - 1 - rejected_slot++] = xk.e[e];
-        }
-        __syncwarp();
-        for (unsigned j = lane; j < round_kept; j += 32)
-            out[(size_t)base + j] = stage[j];
-        if constexpr (Mode == WK_PARTITION_IF) {
-            /* Rejected elements before this round: data elements before it
-             * less the kept ones. The last rejected lands at d_out[count]. */
-            const size_t rejected_before = round_start - (size_t)base;
-            for (unsigned j = lane; j < round_rejected; j += 32)
-                out[io.n - 1 - (rejected_before + j)] = stage[stage_size - 1 - j];
-        }
-        __syncwarp();
-        base += round_kept;
+        base += write_round<S, C, Mode>(io, x[k], bits, (out_first + 32 * k) * V, base, pack);
     }
+    if constexpr (staged > 0) {
+        base = s_warp[warps + warp];
+        const size_t staged_first = (size_t)s_tile * tile_vecs + register_vecs + staged_q0;
+        /* A loop, not unrolled: unrolled, the staged kernels took 130-200
+         * KB of code and ran at half speed where most elements are
+         * written. */
+#pragma unroll 1
+        for (int k = 0; k < staged; ++k)
+            base += write_round<S, C, Mode>(io, stage.data[staged_q0 + 32 * k], s_staged_bits[k][threadIdx.x],
+                                            (staged_first + 32 * k) * V, base, pack);
+    }
+}
+
+template <class S> using select_kernel_ptr = void (*)(select_io<S>, wk_predicate, tile_slots);
+
+/* The staged kernel (select/plan.h), 32- or 64-bit counts. */
+template <class S, int Mode> inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
+{
+    constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS,
+                  in_shared = WK_SELECT_STAGED_VECTORS - WK_SELECT_STAGED_REGISTER_VECTORS,
+                  blocks = WK_SELECT_STAGED_MIN_BLOCKS;
+    *shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    return wide_counts ? select_kernel<S, unsigned long long, Mode, in_registers, blocks, in_shared>
+                       : select_kernel<S, unsigned, Mode, in_registers, blocks, in_shared>;
 }
 
 template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_launch *l)
@@ -332,11 +466,25 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.n = l->plan.n;
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
     const bool wide_counts = l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM;
-    void (*kernel)(select_io<S>, wk_predicate, tile_slots);
+    select_kernel_ptr<S> kernel;
+    size_t shared_bytes = 0;
     if constexpr (sizeof(S) == 2) {
         /* One tile shape at every size (plan.h). */
         kernel = wide_counts ? select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+    } else if constexpr (sizeof(S) == 4) {
+        if (l->plan.vectors == WK_SELECT_STAGED_VECTORS) {
+            kernel = staged_kernel<S, Mode>(wide_counts, &shared_bytes);
+            cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
+            if (err != cudaSuccess)
+                return err;
+        } else if (wide_counts) {
+            /* Such inputs take 8 GiB: always the staged tiles. */
+            return cudaErrorInvalidValue;
+        } else {
+            kernel = l->plan.vectors == large ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
+                                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+        }
     } else {
         const bool large_tiles = l->plan.vectors == large;
         kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
@@ -348,8 +496,8 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
             kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
         }
     }
-    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, 0, l->stream, l->overlap_launch != 0, io,
-                          l->predicate, l->slots);
+    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, shared_bytes, l->stream,
+                          l->overlap_launch != 0, io, l->predicate, l->slots);
 }
 
 template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)

@@ -264,27 +264,92 @@ static void check_tile_sizes(const wk_select_case *cases, size_t count)
               powers);
 }
 
+/* The planner's shapes (select/plan.h): small tiles below 8 MiB and for
+ * 2-byte elements, large ones from there, staged ones for 4-byte elements
+ * from WK_SELECT_STAGED_FROM_BYTES. */
+static void check_shapes(void)
+{
+    static const size_t elems[] = {2, 4, 8};
+    const size_t GiB = (size_t)1 << 30;
+    for (size_t e = 0; e < 3; ++e) {
+        size_t elem = elems[e];
+        const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1, WK_SELECT_LARGE_FROM_BYTES / elem,
+                                WK_SELECT_STAGED_FROM_BYTES / elem - 1, WK_SELECT_STAGED_FROM_BYTES / elem,
+                                64 * GiB / elem};
+        unsigned got[5], want[5];
+        for (size_t s = 0; s < 5; ++s) {
+            wk_scan_plan p;
+            wk_plan_select(0x10000, sizes[s], elem, &p);
+            got[s] = p.vectors;
+            want[s] = elem == 2 || s == 0 ? WK_SELECT_SMALL_VECTORS
+                      : elem == 4 && s >= 3 ? WK_SELECT_STAGED_VECTORS
+                                            : WK_SELECT_LARGE_VECTORS;
+        }
+        wk_checkf(&tally, memcmp(got, want, sizeof got) == 0,
+                  "%zu-byte elements: vectors per thread %u %u %u %u %u either side of 8 MiB and of the staged "
+                  "tiles' start, and at 64 GiB (want %u %u %u %u %u)",
+                  elem, got[0], got[1], got[2], got[3], got[4], want[0], want[1], want[2], want[3], want[4]);
+    }
+}
+
+/* Either side of the change to staged tiles, per mode on a 4-byte dtype,
+ * and an input whose last tile ends inside its shared-memory part (after
+ * the register part, before the tile's end). */
+static void check_staged_edges(const wk_select_case *cases, size_t count, int full)
+{
+    const size_t edge = WK_SELECT_STAGED_FROM_BYTES / 4;
+    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
+    int before[MODES] = {0}, at_edge[MODES] = {0}, ends_in_stage[MODES] = {0};
+    for (size_t i = 0; i < count; ++i) {
+        const wk_select_case *c = &cases[i];
+        if (wk_dtype_size(c->dtype) != 4)
+            continue;
+        wk_scan_plan p;
+        wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, &p);
+        size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
+        before[c->mode] |= c->n == edge - 1;
+        at_edge[c->mode] |= c->n == edge && p.vectors == WK_SELECT_STAGED_VECTORS;
+        ends_in_stage[c->mode] |= p.vectors == WK_SELECT_STAGED_VECTORS && last > in_registers && last < p.tile_elems;
+    }
+    int modes_before = 0, modes_at = 0, modes_in_stage = 0;
+    for (int m = 0; m < MODES; ++m) {
+        modes_before += before[m];
+        modes_at += at_edge[m];
+        modes_in_stage += ends_in_stage[m];
+    }
+    if (full)
+        wk_checkf(&tally, modes_before == MODES && modes_at == MODES && modes_in_stage == MODES,
+                  "full: per mode, a 4-byte select one element below the staged tiles (%d of %d modes), at their "
+                  "first size (%d), and with its last tile ending in its shared-memory part (%d)",
+                  modes_before, MODES, modes_at, modes_in_stage);
+    else
+        wk_checkf(&tally, modes_in_stage >= 1,
+                  "quick: a 4-byte select whose last staged tile ends in its shared-memory part (%d modes)",
+                  modes_in_stage);
+}
+
 static void check_huge(uint64_t seed)
 {
     size_t count = wk_select_huge_cases(seed, NULL, 0);
     wk_select_case cases[8];
-    wk_checkf(&tally, count == 3, "huge: 3 cases (%zu)", count);
-    if (count != 3)
+    wk_checkf(&tally, count == 4, "huge: 4 cases (%zu)", count);
+    if (count != 4)
         return;
     wk_select_huge_cases(seed, cases, count);
-    int if_ok = 0, unique_ok = 0, where_ok = 0;
+    int if_ok = 0, unique_ok = 0, where_ok = 0, staged_ok = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_select_case *c = &cases[i];
+        staged_ok |= c->dtype == WK_I32 && c->mode == WK_REF_SELECT_IF && c->n == SIZE_2_31 + 7 && c->in_place;
         if (c->dtype != WK_F16)
             continue;
         if_ok |= c->mode == WK_REF_SELECT_IF && c->n == SIZE_2_31 + 9 && c->keep == WK_KEEP_HALF;
         unique_ok |= c->mode == WK_REF_UNIQUE && c->n == SIZE_2_31 + 3 && c->in_place;
         where_ok |= c->mode == WK_REF_WHERE && c->n == SIZE_2_31 + 5 && c->keep == WK_KEEP_1PCT;
     }
-    wk_checkf(&tally, if_ok && unique_ok && where_ok,
+    wk_checkf(&tally, if_ok && unique_ok && where_ok && staged_ok,
               "huge: select_if f16 2^31 + 9 at 50 %% (%d), unique f16 in place 2^31 + 3 (%d), where f16 2^31 + 5 at "
-              "1 %% (%d)",
-              if_ok, unique_ok, where_ok);
+              "1 %% (%d), select_if i32 in place 2^31 + 7 (%d)",
+              if_ok, unique_ok, where_ok, staged_ok);
 }
 
 /* ---------------------------------------------------------------- data */
@@ -457,9 +522,10 @@ int main(void)
     coverage cv;
 
     gather(quick, quick_count, &cv);
-    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT,
-              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype)", quick_count,
-              cv.over_2_20);
+    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 1,
+              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype and the staged "
+              "tiles' one)",
+              quick_count, cv.over_2_20);
     check_coverage("quick", &cv, 0);
     check_list_data("quick", quick, quick_count, (size_t)1 << 20);
 
@@ -468,6 +534,9 @@ int main(void)
               cv.over_2_20);
     check_coverage("full", &cv, 1);
     check_tile_sizes(full, full_count);
+    check_shapes();
+    check_staged_edges(quick, quick_count, 0);
+    check_staged_edges(full, full_count, 1);
     check_list_data("full", full, full_count, 200000);
 
     check_huge(seed);
