@@ -26,7 +26,7 @@ extern "C" {
  * per SM), 4 in registers and 12 brought into shared memory by one bulk
  * copy. f32 and i32 selects on an H100 (docs/select.md): from 1 GiB on
  * 0.99-1.17 of CUB's speed against 0.87-1.00 with the large tiles; at
- * 256 MiB 0.93-1.02 against 0.88-1.00; at 64 MiB slower (0.79-0.86 against
+ * 256 MiB 0.93-1.01 against 0.88-1.00; at 64 MiB slower (0.79-0.86 against
  * 0.91-1.01). 8-byte elements keep the large tiles, as in the scan. */
 #define WK_SELECT_STAGED_VECTORS WK_SCAN_STAGED_VECTORS
 #define WK_SELECT_STAGED_REGISTER_VECTORS WK_SCAN_STAGED_REGISTER_VECTORS
