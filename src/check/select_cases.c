@@ -817,33 +817,45 @@ static void add_many_tiles(case_list *l)
             many[k].keep, WK_SELECT_PLAIN);
 }
 
-/* Where 4-byte selects turn to staged tiles (select/plan.h), once per
- * mode on a 4-byte dtype: the last size with large tiles, the first with
- * staged ones (in place where the mode allows), and inputs whose last tile
- * ends just inside its shared-memory part, so that the part is loaded lane
- * by lane rather than copied (one of these, with the input inside a
- * vector, where the first tile's part is copied). The quick list keeps one,
- * for the sanitizers. */
+/* A select whose last tile ends just inside its shared-memory part, so
+ * that the part is loaded lane by lane rather than copied, for 4-byte
+ * elements from `from_bytes` on (the first tile's part is copied: the
+ * input starts inside a vector). */
+static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d, size_t from_bytes, size_t k)
+{
+    const size_t edge = from_bytes / 4, tile = tile_elems(d, edge);
+    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
+    placement at = place(4 * k + 1, 0); /* input offset 1 */
+    size_t n = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
+    add(l, mode, d, compare_at(d, k), n, at, keep_at(mode, k), WK_SELECT_PLAIN);
+}
+
+/* Where 4-byte selects turn to staged tiles (select/plan.h): once per mode
+ * on a 4-byte dtype, the last size with large tiles, the first with 96 KiB
+ * staged ones (in place where the mode allows), one ending one element
+ * before a tile boundary, and last tiles that end inside their
+ * shared-memory part, in either staged shape; and the last size before
+ * the 128 KiB staged tiles. The quick list keeps one, for the sanitizers. */
 static void add_staged_edges(case_list *l, wk_case_level level)
 {
     static const wk_dtype dtypes[] = {WK_F32, WK_I32, WK_U32};
-    const size_t edge = WK_SELECT_STAGED_FROM_BYTES / 4, tile = tile_elems(WK_F32, edge);
-    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
+    const size_t edge = WK_SELECT_STAGED_MID_FROM_BYTES / 4, tile = tile_elems(WK_F32, edge);
     for (size_t m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
         wk_ref_select_mode mode = (wk_ref_select_mode)m;
         wk_dtype d = dtypes[m % COUNT(dtypes)];
         size_t k = 11 * m;
-        placement at = place(4 * m + 1, 0); /* input offset 1 */
-        size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
-        add(l, mode, d, compare_at(d, k), ends_in_stage, at, keep_at(mode, k), WK_SELECT_PLAIN);
+        add_ends_in_stage(l, mode, d, WK_SELECT_STAGED_MID_FROM_BYTES, k);
         if (level == WK_CASES_QUICK)
             return;
+        add_ends_in_stage(l, mode, d, WK_SELECT_STAGED_FROM_BYTES, k + 4);
         add(l, mode, d, compare_at(d, k + 1), edge - 1, place(4 * m, 0), keep_at(mode, k + 1), WK_SELECT_PLAIN);
         add(l, mode, d, compare_at(d, k + 2), edge, place(4 * m, 1), keep_at(mode, k + 2), WK_SELECT_PLAIN);
-        at = place(4 * m + 2, 0);
+        placement at = place(4 * m + 2, 0);
         add(l, mode, d, compare_at(d, k + 3), edge + 2 * tile - 1 - plan_offset(d, at.in_offset), at,
             keep_at(mode, k + 3), WK_SELECT_PLAIN);
     }
+    add(l, WK_REF_UNIQUE, WK_I32, WK_LESS, WK_SELECT_STAGED_FROM_BYTES / 4 - 1, place(3, 1),
+        keep_at(WK_REF_UNIQUE, 5), WK_SELECT_PLAIN);
 }
 
 size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, size_t cap)

@@ -8,6 +8,8 @@ int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *
         vectors = WK_SELECT_SMALL_VECTORS;
     else if (elem_size == 4 && bytes >= WK_SELECT_STAGED_FROM_BYTES)
         vectors = WK_SELECT_STAGED_VECTORS;
+    else if (elem_size == 4 && bytes >= WK_SELECT_STAGED_MID_FROM_BYTES)
+        vectors = WK_SELECT_STAGED_MID_VECTORS;
     /* Outputs are packed, never stored as whole vectors of the input's
      * alignment: the output address does not matter. */
     return wk_plan_tiles(in_addr, in_addr, n, elem_size, WK_SCAN_THREADS, vectors, plan);

@@ -21,17 +21,22 @@ extern "C" {
 #define WK_SELECT_LARGE_MIN_BLOCKS WK_SCAN_LARGE_MIN_BLOCKS
 #define WK_SELECT_LARGE_FROM_BYTES ((size_t)8 << 20)
 
-/* From 256 MiB on, 4-byte elements take the scan's staged tiles
- * (scan/plan.h): 512 threads with 16 vectors each (128 KiB tiles, 2 blocks
- * per SM), 4 in registers and 12 brought into shared memory by one bulk
- * copy. f32 and i32 selects on an H100 (docs/select.md): from 1 GiB on
- * 0.99-1.17 of CUB's speed against 0.87-1.00 with the large tiles; at
- * 256 MiB 0.93-1.01 against 0.88-1.00; at 64 MiB slower (0.79-0.86 against
- * 0.91-1.01). 8-byte elements keep the large tiles, as in the scan. */
-#define WK_SELECT_STAGED_VECTORS WK_SCAN_STAGED_VECTORS
+/* From 256 MiB on, 4-byte elements take staged tiles, as the scan does
+ * (scan/plan.h): 512 threads with 4 vectors each in registers and more
+ * brought into shared memory by one bulk copy, 2 blocks per SM; 8 more
+ * (96 KiB tiles) below 1 GiB, 12 more (128 KiB tiles, the scan's) from
+ * there on. f32 and i32 selects on an H100 (docs/select.md), speedups
+ * over CUB: from 1 GiB on 0.99-1.17 with 4 + 12 against 0.87-1.00 with
+ * the large tiles; at 256 MiB, f32 select-if kept 1 %, 50 %, 99 %: 0.93,
+ * 0.98, 1.00 with 4 + 8, 0.94, 0.94, 0.96 with 4 + 12, 0.91, 0.93, 1.00
+ * with large tiles; at 64 MiB every staged shape was slower. 8-byte
+ * elements keep the large tiles, as in the scan. */
 #define WK_SELECT_STAGED_REGISTER_VECTORS WK_SCAN_STAGED_REGISTER_VECTORS
 #define WK_SELECT_STAGED_MIN_BLOCKS WK_SCAN_STAGED_MIN_BLOCKS
-#define WK_SELECT_STAGED_FROM_BYTES ((size_t)256 << 20)
+#define WK_SELECT_STAGED_MID_VECTORS 12
+#define WK_SELECT_STAGED_MID_FROM_BYTES ((size_t)256 << 20)
+#define WK_SELECT_STAGED_VECTORS WK_SCAN_STAGED_VECTORS
+#define WK_SELECT_STAGED_FROM_BYTES ((size_t)1 << 30)
 
 /* Plans a select of n elements of elem_size bytes at in_addr. Returns 0 on
  * success, -1 for bad arguments. */

@@ -439,15 +439,19 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
 
 template <class S> using select_kernel_ptr = void (*)(select_io<S>, wk_predicate, tile_slots);
 
-/* The staged kernel (select/plan.h), 32- or 64-bit counts. */
-template <class S, int Mode> inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
+/* The staged kernel with `vectors` per thread (select/plan.h), 32- or
+ * 64-bit counts. */
+template <class S, int Mode, int vectors>
+inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
 {
-    constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS,
-                  in_shared = WK_SELECT_STAGED_VECTORS - WK_SELECT_STAGED_REGISTER_VECTORS,
+    constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers,
                   blocks = WK_SELECT_STAGED_MIN_BLOCKS;
     *shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
-    return wide_counts ? select_kernel<S, unsigned long long, Mode, in_registers, blocks, in_shared>
-                       : select_kernel<S, unsigned, Mode, in_registers, blocks, in_shared>;
+    if constexpr (vectors == WK_SELECT_STAGED_VECTORS) {
+        if (wide_counts)
+            return select_kernel<S, unsigned long long, Mode, in_registers, blocks, in_shared>;
+    }
+    return select_kernel<S, unsigned, Mode, in_registers, blocks, in_shared>;
 }
 
 template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_launch *l)
@@ -473,17 +477,19 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
         kernel = wide_counts ? select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
     } else if constexpr (sizeof(S) == 4) {
-        if (l->plan.vectors == WK_SELECT_STAGED_VECTORS) {
-            kernel = staged_kernel<S, Mode>(wide_counts, &shared_bytes);
+        if (l->plan.vectors == WK_SELECT_STAGED_VECTORS)
+            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_VECTORS>(wide_counts, &shared_bytes);
+        else if (wide_counts) /* such inputs take 8 GiB: always the 128 KiB staged tiles */
+            return cudaErrorInvalidValue;
+        else if (l->plan.vectors == WK_SELECT_STAGED_MID_VECTORS)
+            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_VECTORS>(false, &shared_bytes);
+        else
+            kernel = l->plan.vectors == large ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
+                                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+        if (shared_bytes != 0) {
             cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
             if (err != cudaSuccess)
                 return err;
-        } else if (wide_counts) {
-            /* Such inputs take 8 GiB: always the staged tiles. */
-            return cudaErrorInvalidValue;
-        } else {
-            kernel = l->plan.vectors == large ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
-                                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
         }
     } else {
         const bool large_tiles = l->plan.vectors == large;

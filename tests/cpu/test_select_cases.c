@@ -265,41 +265,46 @@ static void check_tile_sizes(const wk_select_case *cases, size_t count)
 }
 
 /* The planner's shapes (select/plan.h): small tiles below 8 MiB and for
- * 2-byte elements, large ones from there, staged ones for 4-byte elements
- * from WK_SELECT_STAGED_FROM_BYTES. */
+ * 2-byte elements, large ones from there, and for 4-byte elements 96 KiB
+ * staged ones from 256 MiB and 128 KiB ones from 1 GiB. */
 static void check_shapes(void)
 {
     static const size_t elems[] = {2, 4, 8};
     const size_t GiB = (size_t)1 << 30;
     for (size_t e = 0; e < 3; ++e) {
         size_t elem = elems[e];
-        const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1, WK_SELECT_LARGE_FROM_BYTES / elem,
-                                WK_SELECT_STAGED_FROM_BYTES / elem - 1, WK_SELECT_STAGED_FROM_BYTES / elem,
+        const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1,      WK_SELECT_LARGE_FROM_BYTES / elem,
+                                WK_SELECT_STAGED_MID_FROM_BYTES / elem - 1, WK_SELECT_STAGED_MID_FROM_BYTES / elem,
+                                WK_SELECT_STAGED_FROM_BYTES / elem - 1,     WK_SELECT_STAGED_FROM_BYTES / elem,
                                 64 * GiB / elem};
-        unsigned got[5], want[5];
-        for (size_t s = 0; s < 5; ++s) {
+        enum { SIZES = sizeof sizes / sizeof sizes[0] };
+        unsigned got[SIZES], want[SIZES];
+        for (size_t s = 0; s < SIZES; ++s) {
             wk_scan_plan p;
             wk_plan_select(0x10000, sizes[s], elem, &p);
             got[s] = p.vectors;
             want[s] = elem == 2 || s == 0 ? WK_SELECT_SMALL_VECTORS
-                      : elem == 4 && s >= 3 ? WK_SELECT_STAGED_VECTORS
-                                            : WK_SELECT_LARGE_VECTORS;
+                      : elem != 4 || s < 3 ? WK_SELECT_LARGE_VECTORS
+                      : s < 5              ? WK_SELECT_STAGED_MID_VECTORS
+                                           : WK_SELECT_STAGED_VECTORS;
         }
         wk_checkf(&tally, memcmp(got, want, sizeof got) == 0,
-                  "%zu-byte elements: vectors per thread %u %u %u %u %u either side of 8 MiB and of the staged "
-                  "tiles' start, and at 64 GiB (want %u %u %u %u %u)",
-                  elem, got[0], got[1], got[2], got[3], got[4], want[0], want[1], want[2], want[3], want[4]);
+                  "%zu-byte elements: vectors per thread %u %u | %u %u | %u %u | %u either side of 8 MiB, 256 MiB "
+                  "and 1 GiB, and at 64 GiB (want %u %u | %u %u | %u %u | %u)",
+                  elem, got[0], got[1], got[2], got[3], got[4], got[5], got[6], want[0], want[1], want[2], want[3],
+                  want[4], want[5], want[6]);
     }
 }
 
 /* Either side of the change to staged tiles, per mode on a 4-byte dtype,
- * and an input whose last tile ends inside its shared-memory part (after
- * the register part, before the tile's end). */
+ * and inputs whose last tile ends inside its shared-memory part (after the
+ * register part, before the tile's end), in either staged shape; and the
+ * last size before the 128 KiB staged tiles. */
 static void check_staged_edges(const wk_select_case *cases, size_t count, int full)
 {
-    const size_t edge = WK_SELECT_STAGED_FROM_BYTES / 4;
+    const size_t edge = WK_SELECT_STAGED_MID_FROM_BYTES / 4, deep_edge = WK_SELECT_STAGED_FROM_BYTES / 4;
     const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
-    int before[MODES] = {0}, at_edge[MODES] = {0}, ends_in_stage[MODES] = {0};
+    int before[MODES] = {0}, at_edge[MODES] = {0}, ends_in_stage[2][MODES] = {{0}}, before_deep = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_select_case *c = &cases[i];
         if (wk_dtype_size(c->dtype) != 4)
@@ -307,25 +312,32 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
         wk_scan_plan p;
         wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, &p);
         size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
+        int in_stage = last > in_registers && last < p.tile_elems;
         before[c->mode] |= c->n == edge - 1;
-        at_edge[c->mode] |= c->n == edge && p.vectors == WK_SELECT_STAGED_VECTORS;
-        ends_in_stage[c->mode] |= p.vectors == WK_SELECT_STAGED_VECTORS && last > in_registers && last < p.tile_elems;
+        at_edge[c->mode] |= c->n == edge && p.vectors == WK_SELECT_STAGED_MID_VECTORS;
+        ends_in_stage[0][c->mode] |= p.vectors == WK_SELECT_STAGED_MID_VECTORS && in_stage;
+        ends_in_stage[1][c->mode] |= p.vectors == WK_SELECT_STAGED_VECTORS && in_stage;
+        before_deep |= c->n == deep_edge - 1 && p.vectors == WK_SELECT_STAGED_MID_VECTORS;
     }
-    int modes_before = 0, modes_at = 0, modes_in_stage = 0;
+    int modes_before = 0, modes_at = 0, modes_mid = 0, modes_deep = 0;
     for (int m = 0; m < MODES; ++m) {
         modes_before += before[m];
         modes_at += at_edge[m];
-        modes_in_stage += ends_in_stage[m];
+        modes_mid += ends_in_stage[0][m];
+        modes_deep += ends_in_stage[1][m];
     }
     if (full)
-        wk_checkf(&tally, modes_before == MODES && modes_at == MODES && modes_in_stage == MODES,
+        wk_checkf(&tally,
+                  modes_before == MODES && modes_at == MODES && modes_mid == MODES && modes_deep == MODES &&
+                      before_deep,
                   "full: per mode, a 4-byte select one element below the staged tiles (%d of %d modes), at their "
-                  "first size (%d), and with its last tile ending in its shared-memory part (%d)",
-                  modes_before, MODES, modes_at, modes_in_stage);
+                  "first size (%d), with its last tile ending in its shared-memory part in 96 KiB tiles (%d) and "
+                  "in 128 KiB ones (%d); one element below the 128 KiB tiles (%d)",
+                  modes_before, MODES, modes_at, modes_mid, modes_deep, before_deep);
     else
-        wk_checkf(&tally, modes_in_stage >= 1,
+        wk_checkf(&tally, modes_mid >= 1,
                   "quick: a 4-byte select whose last staged tile ends in its shared-memory part (%d modes)",
-                  modes_in_stage);
+                  modes_mid);
 }
 
 static void check_huge(uint64_t seed)
