@@ -28,9 +28,9 @@ extern "C" {
  * there on. f32 and i32 selects on an H100 (docs/select.md), speedups
  * over CUB: from 1 GiB on 0.99-1.17 with 4 + 12 against 0.87-1.00 with
  * the large tiles; at 256 MiB, f32 select-if kept 1 %, 50 %, 99 %: 0.93,
- * 0.98, 1.00 with 4 + 8, 0.94, 0.94, 0.96 with 4 + 12, 0.91, 0.93, 1.00
- * with large tiles; at 64 MiB every staged shape was slower. 8-byte
- * elements keep the large tiles, as in the scan. */
+ * 0.98, 1.00 with 4 + 8, 0.94, 0.94, 0.95 with 4 + 12, 0.91, 0.93, 0.99
+ * with large tiles (a harness); at 64 MiB every staged shape was slower.
+ * 8-byte elements keep the large tiles, as in the scan. */
 #define WK_SELECT_STAGED_REGISTER_VECTORS WK_SCAN_STAGED_REGISTER_VECTORS
 #define WK_SELECT_STAGED_MIN_BLOCKS WK_SCAN_STAGED_MIN_BLOCKS
 #define WK_SELECT_STAGED_MID_VECTORS 12
