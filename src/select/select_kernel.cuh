@@ -216,10 +216,11 @@ __device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, 
     return round_kept;
 }
 
-/* The keep bits of `count` vectors x[k] (k < count), virtual elements from
- * e0[k]: by predicate, flag bytes or run heads. `last` is, for wk_unique,
- * the element before x[0]; it returns the last element of x[count - 1]
- * from lane 31, the element before the next vector of lane 0. */
+/* The keep bits of a lane's `count` vectors x[k] of consecutive rounds,
+ * x[k] starting at virtual element e0 + 32 V k: by predicate, by flag
+ * bytes (flags[k]) or by run heads. For wk_unique `last` is the element
+ * before lane 0's x[0]; it comes back as lane 31's last element of
+ * x[count - 1], the one before lane 0's next vector. */
 template <class S, int Mode, int count>
 __device__ inline void keep_bits(const select_io<S> &io, const vec<S> (&x)[count], const flag_word<vec<S>::size> *flags,
                                  const wk_predicate &predicate, size_t e0, S &last, unsigned (&bits)[count])
