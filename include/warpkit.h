@@ -210,8 +210,9 @@ wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
  *    n, the pointers' alignment and the device, and is fixed for those, so
  *    results are the same bits on every run. Prefixes are chained tile by
  *    tile, so float output i carries at most i / tile + 66 roundings, where a
- *    tile is 32 KiB of input (64 KiB for inputs of 16 MiB and more): its
- *    error is at most that times the unit roundoff times sum |x_j|, j <= i.
+ *    tile holds 16 KiB of input or more (its size follows n and the dtype):
+ *    its error is at most that times the unit roundoff times sum |x_j|,
+ *    j <= i.
  *    Integer scans are exact.
  *  - Memory: d_out == d_in (in place) is allowed; any other overlap returns
  *    WK_ERROR_INVALID_ARGUMENT. d_in and d_out need only the element
@@ -219,7 +220,7 @@ wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
  *    stores are 16 bytes wide.
  *
  * Workspace: the scan keeps a status slot per tile of input (24 bytes per
- * tile of 32 or 64 KiB) in the context. wk_create reserves slots for
+ * tile of 16 to 128 KiB of input) in the context. wk_create reserves slots for
  * 128 MiB of input; a call on a larger input grows them with stream-ordered
  * allocation (cudaMallocAsync on `stream`, which does not synchronize) and
  * may then return WK_ERROR_OUT_OF_MEMORY. Call wk_scan_reserve once to do

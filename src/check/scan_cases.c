@@ -268,37 +268,50 @@ static void add_many_tiles(case_list *l)
     add(l, WK_F16, WK_MIN, 1, INIT_VALUE, many_tiles(WK_F16, 7), place(11, 4, 1), WK_GEN_UNIFORM, WK_SPECIAL_NAN);
 }
 
-/* Where 4-byte scans turn to staged tiles (scan/plan.h): the last size
- * with large tiles, the first with staged ones (in place for some), and
+/* Where scans turn to each staged shape (scan/plan.h): the last size with
+ * the shape below, the first with the staged one (in place for some), and
  * inputs whose last tile ends just inside its shared-memory part, so that
  * the part is loaded lane by lane rather than copied. Small integers for
  * the float sums (mixed_pattern's odd choice): a lost or doubled element
- * at a seam shows. The quick list keeps one, for the sanitizers. */
+ * at a seam shows. The quick list keeps one per shape, for the
+ * sanitizers. */
 static void add_staged_edges(case_list *l, wk_case_level level)
 {
     static const struct {
         wk_dtype dtype;
         wk_op op;
         int exclusive;
-    } runs[] = {{WK_F32, WK_SUM, 0}, {WK_F32, WK_SUM, 1}, {WK_I32, WK_SUM, 1}, {WK_U32, WK_MAX, 0}};
-    const size_t edge = WK_SCAN_STAGED_FROM_BYTES / 4, tile = tile_elems(WK_F32, edge);
-    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SCAN_STAGED_REGISTER_VECTORS * 4;
-    for (size_t r = 0; r < COUNT(runs); ++r) {
-        wk_dtype d = runs[r].dtype;
-        wk_op op = runs[r].op;
-        int ex = runs[r].exclusive;
-        placement at = place(3 * r + 1, 4, 0);
-        size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
-        add(l, d, op, ex, INIT_VALUE, ends_in_stage, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
-        if (level == WK_CASES_QUICK)
-            return;
-        add(l, d, op, ex, INIT_IDENTITY, edge - 1, place(3 * r, 4, 0), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
-        add(l, d, op, ex, INIT_VALUE, edge, place(3 * r + 2, 4, (int)(r % 2)), mixed_pattern(d, op, 1),
-            WK_SPECIAL_NONE);
-        at = place(3 * r + 5, 4, 0);
-        add(l, d, op, ex, INIT_IDENTITY, 2 * tile + in_registers - 1 - plan_offset(d, at.in_offset) + edge, at,
-            mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
-    }
+    } runs[][3] = {
+        {{WK_F32, WK_SUM, 0}, {WK_I32, WK_SUM, 1}, {WK_U32, WK_MAX, 0}},
+        {{WK_F32, WK_SUM, 1}, {WK_I32, WK_SUM, 0}, {WK_F32, WK_MAX, 1}},
+        {{WK_F64, WK_SUM, 0}, {WK_I64, WK_SUM, 1}, {WK_F64, WK_MAX, 1}},
+    };
+    static const struct {
+        size_t from_bytes;
+        unsigned threads;
+    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, WK_SCAN_MID_THREADS},
+                  {WK_SCAN_STAGED_FROM_BYTES, WK_SCAN_THREADS},
+                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, WK_SCAN_WIDE_THREADS}};
+    for (size_t s = 0; s < COUNT(shapes); ++s)
+        for (size_t r = 0; r < COUNT(runs[s]); ++r) {
+            wk_dtype d = runs[s][r].dtype;
+            wk_op op = runs[s][r].op;
+            int ex = runs[s][r].exclusive;
+            size_t elem = wk_dtype_size(d), edge = shapes[s].from_bytes / elem, tile = tile_elems(d, edge);
+            size_t in_registers = (size_t)shapes[s].threads * WK_SCAN_STAGED_REGISTER_VECTORS * (16 / elem);
+            placement at = place(3 * r + 1, 4, 0);
+            size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
+            add(l, d, op, ex, INIT_VALUE, ends_in_stage, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
+            if (level == WK_CASES_QUICK)
+                break;
+            add(l, d, op, ex, INIT_IDENTITY, edge - 1, place(3 * r, 4, 0), mixed_pattern(d, op, 1),
+                WK_SPECIAL_NONE);
+            add(l, d, op, ex, INIT_VALUE, edge, place(3 * r + 2, 4, (int)(r % 2)), mixed_pattern(d, op, 1),
+                WK_SPECIAL_NONE);
+            at = place(3 * r + 5, 4, 0);
+            add(l, d, op, ex, INIT_IDENTITY, 2 * tile + in_registers - 1 - plan_offset(d, at.in_offset) + edge, at,
+                mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
+        }
 }
 
 size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size_t cap)

@@ -23,15 +23,23 @@ int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_s
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan)
 {
-    if (elem_size == 8 && n * elem_size < WK_SCAN_NARROW_BELOW_BYTES)
-        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, plan);
-    if (n * elem_size < WK_SCAN_LARGE_FROM_BYTES || elem_size == 2)
-        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, plan);
-    if (elem_size == 8)
-        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, plan);
-    if (elem_size == 4 && n * elem_size >= WK_SCAN_STAGED_FROM_BYTES)
-        return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_STAGED_VECTORS, plan);
-    return wk_plan_tiles(in_addr, out_addr, n, elem_size, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, plan);
+    const size_t bytes = n * elem_size;
+    unsigned threads = WK_SCAN_THREADS, vectors = WK_SCAN_SMALL_VECTORS;
+    if (elem_size == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
+        threads = WK_SCAN_NARROW_THREADS;
+    else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem_size == 2)
+        ;
+    else if (elem_size == 8 && bytes >= WK_SCAN_WIDE_STAGED_FROM_BYTES)
+        threads = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_STAGED_VECTORS;
+    else if (elem_size == 8)
+        threads = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS;
+    else if (elem_size == 4 && bytes >= WK_SCAN_STAGED_FROM_BYTES)
+        vectors = WK_SCAN_STAGED_VECTORS;
+    else if (elem_size == 4 && bytes >= WK_SCAN_MID_FROM_BYTES)
+        threads = WK_SCAN_MID_THREADS, vectors = WK_SCAN_MID_VECTORS;
+    else
+        vectors = WK_SCAN_LARGE_VECTORS;
+    return wk_plan_tiles(in_addr, out_addr, n, elem_size, threads, vectors, plan);
 }
 
 size_t wk_scan_max_tiles(size_t n, size_t elem_size)

@@ -22,11 +22,11 @@ extern "C" {
  * SMs (for 8-byte elements below 1 MiB, narrow tiles: below); from 16 MiB
  * on, 512 threads with 8 vectors each (64 KiB tiles, 2 blocks per SM) for
  * 4-byte elements, and 128 threads with 16 vectors each (32 KiB tiles,
- * 4 blocks per SM) for 8-byte elements; from 512 MiB on, staged tiles for
- * 4-byte elements (below). 2-byte elements keep the 32 KiB tiles at every
- * size: their 64 KiB kernels spilled hundreds of bytes per thread at 64
- * registers, and an f16 sum of 2^28 elements read and wrote 2007 GB/s
- * with 32 KiB tiles against 1148 with 64 KiB ones. */
+ * 4 blocks per SM) for 8-byte elements; larger inputs take staged tiles
+ * (below). 2-byte elements keep the 32 KiB tiles at every size: their
+ * 64 KiB kernels spilled hundreds of bytes per thread at 64 registers, and
+ * an f16 sum of 2^28 elements read and wrote 2007 GB/s with 32 KiB tiles
+ * against 1148 with 64 KiB ones. */
 #define WK_SCAN_THREADS 512
 #define WK_SCAN_SMALL_VECTORS 4
 #define WK_SCAN_LARGE_VECTORS 8
@@ -45,17 +45,35 @@ extern "C" {
 #define WK_SCAN_NARROW_MIN_BLOCKS 2
 #define WK_SCAN_NARROW_BELOW_BYTES ((size_t)1 << 20)
 
-/* From 512 MiB on, 4-byte elements take "staged" tiles: 512 threads with
- * 16 vectors each (128 KiB tiles, 2 blocks per SM), the first 4 of each
- * thread in registers and the other 12 brought into shared memory by one
- * bulk copy per tile. A block then holds twice the bytes its registers
- * could, which keeps more loads in flight while tiles wait on the chain
- * (docs/scan.md, "Staged tiles"). At 256 MiB they measured no faster than
- * the large tiles (i32 slower), from 1 GiB on 3-10 % faster. */
-#define WK_SCAN_STAGED_VECTORS 16
+/* Staged tiles: each thread holds its first 4 vectors in registers, and
+ * the rest of the tile is brought into shared memory by one bulk copy per
+ * tile. A block then holds more bytes than its registers could, which
+ * keeps more loads in flight while tiles wait on the chain (docs/scan.md,
+ * "Staged tiles"). Three shapes, each with 4 + 8 or 4 + 12 vectors per
+ * thread and 1024 threads per SM:
+ *  - 4-byte elements from 1 GiB: 512 threads, 4 + 12 (128 KiB tiles,
+ *    2 blocks per SM);
+ *  - 4-byte elements from 256 MiB: 256 threads, 4 + 8 (48 KiB tiles,
+ *    4 blocks per SM);
+ *  - 8-byte elements from 128 MiB: 128 threads, 4 + 8 (24 KiB tiles,
+ *    8 blocks per SM).
+ * Speedups over CUB in a harness timed as the benchmark is (inclusive
+ * sums; docs/scan.md, "Staged tiles for every width"): f32 at 2^26
+ * 1.068-1.071 with 256 x (4 + 8) against 1.034-1.038 with the large tiles
+ * and 1.043-1.044 with 512 x (4 + 12), at 2^30 1.081 against 1.095 with
+ * 512 x (4 + 12); f64 at 2^24 0.984-0.987 with 128 x (4 + 8) against
+ * 0.934-0.936 with 128 x 16, at 2^26 1.018-1.024 against 0.938-0.941. */
 #define WK_SCAN_STAGED_REGISTER_VECTORS 4
+#define WK_SCAN_STAGED_VECTORS 16
 #define WK_SCAN_STAGED_MIN_BLOCKS 2
-#define WK_SCAN_STAGED_FROM_BYTES ((size_t)512 << 20)
+#define WK_SCAN_STAGED_FROM_BYTES ((size_t)1 << 30)
+#define WK_SCAN_MID_THREADS 256
+#define WK_SCAN_MID_VECTORS 12
+#define WK_SCAN_MID_MIN_BLOCKS 4
+#define WK_SCAN_MID_FROM_BYTES ((size_t)256 << 20)
+#define WK_SCAN_WIDE_STAGED_VECTORS 12
+#define WK_SCAN_WIDE_STAGED_MIN_BLOCKS 8
+#define WK_SCAN_WIDE_STAGED_FROM_BYTES ((size_t)128 << 20)
 #define WK_SCAN_VECTOR_BYTES 16
 
 /* Most tiles one call may have (2^29 tiles: 32 TiB of input in 64 KiB tiles). */

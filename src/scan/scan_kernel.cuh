@@ -21,6 +21,7 @@
 #ifndef WARPKIT_SCAN_KERNEL_CUH
 #define WARPKIT_SCAN_KERNEL_CUH
 
+#include "carried_value.cuh"
 #include "common/chained_launch.cuh"
 #include "common/value.cuh"
 #include "common/vector.cuh"
@@ -36,10 +37,6 @@
 
 namespace wk {
 namespace scan {
-
-using reduce::accumulator;
-using reduce::from_acc;
-using reduce::to_acc;
 
 /* The value that leaves every other unchanged under op. For float sums
  * that is -0.0, not the 0 of wk::sum: -0.0 + x is x for every x, so an
@@ -65,25 +62,27 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
 }
 
 /* A vector's elements folded in order: its total. */
-template <class P, class S, class Op> __device__ inline P vector_total(const vec<S> &x, Op op)
+template <class C, class S, class Op> __device__ inline typename C::type vector_total(const vec<S> &x, Op op)
 {
+    using P = typename C::type;
     P total = neutral<P>(op);
 #pragma unroll
     for (int e = 0; e < vec<S>::size; ++e)
-        total = op(total, to_acc<P>(x.e[e]));
+        total = op(total, C::enter(x.e[e]));
     return total;
 }
 
 /* A vector's outputs: `run` (what precedes the vector) folded through its
  * elements, each output taken before its element for an exclusive scan
  * and after it for an inclusive one. */
-template <bool Exclusive, class P, class S, class Op> __device__ inline vec<S> vector_outputs(const vec<S> &x, P run, Op op)
+template <bool Exclusive, class C, class S, class Op>
+__device__ inline vec<S> vector_outputs(const vec<S> &x, typename C::type run, Op op)
 {
     vec<S> y;
 #pragma unroll
     for (int e = 0; e < vec<S>::size; ++e) {
-        P next = op(run, to_acc<P>(x.e[e]));
-        y.e[e] = from_acc<S>(Exclusive ? run : next);
+        const typename C::type next = op(run, C::enter(x.e[e]));
+        y.e[e] = C::leave(Exclusive ? run : next);
         run = next;
     }
     return y;
@@ -101,7 +100,15 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     constexpr int threads = Threads, warps = Threads / 32, segments = staged > 0 ? 2 * warps : warps;
     static_assert(Threads % 32 == 0 && segments <= 32, "whole warps, whose segment totals one warp scans");
     constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
-    using P = typename accumulator<S, Op>::type;
+    /* Staged kernels carry f64 min and max as doubles, not as keys
+     * (carried_value.cuh): they read their staged vectors twice from shared
+     * memory and would convert each element there twice. With keys the
+     * f64 max of 2^26 elements ran at 0.943-0.945 of CUB's speed in
+     * 128 x (4 + 8) tiles against 0.958-0.959 without, while in the
+     * 128 x 16 register tiles at 2^22 keys gave 0.947-0.950 against
+     * 0.812-0.819 (docs/scan.md). */
+    using C = typename std::conditional<(staged > 0), as_accumulator<S, Op>, carried<S, Op>>::type;
+    using P = typename C::type;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
     __shared__ int s_stage_wait;
@@ -150,7 +157,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     P carry = neutral<P>(op);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        P inclusive = warp_inclusive_scan(vector_total<P>(x[k], op), op);
+        P inclusive = warp_inclusive_scan(vector_total<C>(x[k], op), op);
         before[k] = op(carry, shift_up_one(inclusive, op));
         if constexpr (staged > 0)
             s_before[k][threadIdx.x] = before[k];
@@ -167,7 +174,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         P staged_carry = neutral<P>(op);
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
-            const P total = vector_total<P>(stage.data[staged_q0 + 32 * k], op);
+            const P total = vector_total<C>(stage.data[staged_q0 + 32 * k], op);
             staged_carry = op(staged_carry, shfl(full_mask, warp_inclusive_scan(total, op), 31));
         }
         if (lane == 0)
@@ -183,7 +190,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
         if (tile == 0) {
-            tile_prefix = Exclusive ? to_acc<P>(value_of<S>(init)) : neutral<P>(op);
+            tile_prefix = Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
             /* Published even when no tile follows: every call then writes
              * word 0 of its family, which the sweep clears only in the
              * other family. */
@@ -208,17 +215,17 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
         const P run = op(warp_prefix, staged > 0 ? s_before[k][threadIdx.x] : before[k]);
-        io.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive>(x[k], run, op));
+        io.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], run, op));
     }
     if constexpr (staged > 0) {
         P run_carry = s_warp[warps + warp];
 #pragma unroll
         for (int k = 0; k < staged; ++k) {
             const vec<S> xs = stage.data[staged_q0 + 32 * k];
-            const P inclusive = warp_inclusive_scan(vector_total<P>(xs, op), op);
+            const P inclusive = warp_inclusive_scan(vector_total<C>(xs, op), op);
             const P run = op(run_carry, shift_up_one(inclusive, op));
             run_carry = op(run_carry, shfl(full_mask, inclusive, 31));
-            io.store(out_first + register_vecs + staged_q0 + 32 * k, vector_outputs<Exclusive>(xs, run, op));
+            io.store(out_first + register_vecs + staged_q0 + 32 * k, vector_outputs<Exclusive, C>(xs, run, op));
         }
     }
 }
@@ -233,14 +240,14 @@ inline scan_kernel_ptr<S> shape_kernel(bool exclusive)
                      : scan_kernel<S, Op, false, Threads, Rounds, MinBlocks, Staged>;
 }
 
-/* Staged tiles (plan.h), with their shared-memory part dynamic. */
-template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
+/* A staged tile shape (plan.h): Threads threads with 4 vectors each in
+ * registers and Vectors - 4 in the dynamic shared memory. */
+template <class S, class Op, int Threads, int Vectors, int MinBlocks>
+inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 {
-    constexpr int threads = WK_SCAN_THREADS, in_registers = WK_SCAN_STAGED_REGISTER_VECTORS,
-                  in_shared = WK_SCAN_STAGED_VECTORS - WK_SCAN_STAGED_REGISTER_VECTORS,
-                  blocks = WK_SCAN_STAGED_MIN_BLOCKS;
-    constexpr size_t shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
-    scan_kernel_ptr<S> kernel = shape_kernel<S, Op, threads, in_registers, blocks, in_shared>(l->exclusive != 0);
+    constexpr int in_registers = WK_SCAN_STAGED_REGISTER_VECTORS, in_shared = Vectors - in_registers;
+    constexpr size_t shared_bytes = (size_t)Threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    scan_kernel_ptr<S> kernel = shape_kernel<S, Op, Threads, in_registers, MinBlocks, in_shared>(l->exclusive != 0);
     cudaError_t err = allow_staged_shared(kernel, shared_bytes);
     if (err != cudaSuccess)
         return err;
@@ -249,11 +256,10 @@ template <class S, class Op> inline cudaError_t launch_staged(const wk_scan_laun
 }
 
 /* Launches the kernel of the plan's tile shape (plan.h): one shape for
- * 2-byte elements, three each for 4-byte and 8-byte ones. */
+ * 2-byte elements, four each for 4-byte and 8-byte ones. */
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
 {
-    using P = typename accumulator<S, Op>::type;
-    static_assert(sizeof(P) <= 8, "value slots are 8 bytes");
+    static_assert(sizeof(typename carried<S, Op>::type) <= 8, "value slots are 8 bytes");
     tile_io<S> io;
     io.in = reinterpret_cast<const S *>(reinterpret_cast<uintptr_t>(l->in) - l->plan.offset * sizeof(S));
     io.out = reinterpret_cast<S *>(reinterpret_cast<uintptr_t>(l->out) - l->plan.offset * sizeof(S));
@@ -263,18 +269,24 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.in_place = l->in == l->out;
     constexpr int threads = WK_SCAN_THREADS, small = WK_SCAN_SMALL_VECTORS;
     const bool ex = l->exclusive != 0;
+    const unsigned block = l->plan.block, vectors = l->plan.vectors;
     scan_kernel_ptr<S> kernel;
     if constexpr (sizeof(S) == 8) {
-        if (l->plan.block == WK_SCAN_NARROW_THREADS)
+        if (block == WK_SCAN_WIDE_THREADS && vectors == WK_SCAN_WIDE_STAGED_VECTORS)
+            return launch_staged<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
+                                 WK_SCAN_WIDE_STAGED_MIN_BLOCKS>(l, io);
+        if (block == WK_SCAN_NARROW_THREADS)
             kernel = shape_kernel<S, Op, WK_SCAN_NARROW_THREADS, small, WK_SCAN_NARROW_MIN_BLOCKS>(ex);
-        else if (l->plan.vectors == small)
+        else if (vectors == small)
             kernel = shape_kernel<S, Op, threads, small, 1>(ex);
         else
             kernel = shape_kernel<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_MIN_BLOCKS>(ex);
     } else if constexpr (sizeof(S) == 4) {
-        if (l->plan.vectors == WK_SCAN_STAGED_VECTORS)
-            return launch_staged<S, Op>(l, io);
-        if (l->plan.vectors == small)
+        if (vectors == WK_SCAN_STAGED_VECTORS)
+            return launch_staged<S, Op, threads, WK_SCAN_STAGED_VECTORS, WK_SCAN_STAGED_MIN_BLOCKS>(l, io);
+        if (block == WK_SCAN_MID_THREADS)
+            return launch_staged<S, Op, WK_SCAN_MID_THREADS, WK_SCAN_MID_VECTORS, WK_SCAN_MID_MIN_BLOCKS>(l, io);
+        if (vectors == small)
             kernel = shape_kernel<S, Op, threads, small, 1>(ex);
         else
             kernel = shape_kernel<S, Op, threads, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS>(ex);

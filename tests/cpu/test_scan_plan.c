@@ -9,6 +9,30 @@
 
 #include <stdint.h>
 
+/* The shape plan.h gives `bytes` of input of elem-byte elements: small
+ * tiles below WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones
+ * below WK_SCAN_NARROW_BELOW_BYTES), 2-byte elements always; large ones from
+ * there on, in their own shape for 8-byte elements; staged ones for larger
+ * inputs, in three shapes. */
+static void expected_shape(size_t bytes, size_t elem, unsigned *block, unsigned *vectors)
+{
+    *block = WK_SCAN_THREADS;
+    *vectors = WK_SCAN_SMALL_VECTORS;
+    if (elem == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
+        *block = WK_SCAN_NARROW_THREADS;
+    else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem == 2)
+        return;
+    else if (elem == 8)
+        *block = WK_SCAN_WIDE_THREADS,
+        *vectors = bytes >= WK_SCAN_WIDE_STAGED_FROM_BYTES ? WK_SCAN_WIDE_STAGED_VECTORS : WK_SCAN_WIDE_VECTORS;
+    else if (bytes >= WK_SCAN_STAGED_FROM_BYTES)
+        *vectors = WK_SCAN_STAGED_VECTORS;
+    else if (bytes >= WK_SCAN_MID_FROM_BYTES)
+        *block = WK_SCAN_MID_THREADS, *vectors = WK_SCAN_MID_VECTORS;
+    else
+        *vectors = WK_SCAN_LARGE_VECTORS;
+}
+
 static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *why, size_t why_size)
 {
     wk_scan_plan p;
@@ -19,19 +43,9 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
         return snprintf(why, why_size, "n %zu, want %zu", p.n, n), 0;
     if (p.vec_elems != vec || p.vec_elems * elem != WK_SCAN_VECTOR_BYTES)
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
-    /* The tile shape follows the input's size: small tiles below
-     * WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones below
-     * WK_SCAN_NARROW_BELOW_BYTES), large ones from there on, in their own
-     * shape for 8-byte elements, and staged ones for 4-byte elements from
-     * WK_SCAN_STAGED_FROM_BYTES. */
-    int large = n * elem >= WK_SCAN_LARGE_FROM_BYTES && elem != 2, wide = large && elem == 8;
-    int narrow = elem == 8 && n * elem < WK_SCAN_NARROW_BELOW_BYTES;
-    int staged = elem == 4 && n * elem >= WK_SCAN_STAGED_FROM_BYTES;
-    unsigned want_vectors = !large   ? WK_SCAN_SMALL_VECTORS
-                            : wide   ? WK_SCAN_WIDE_VECTORS
-                            : staged ? WK_SCAN_STAGED_VECTORS
-                                     : WK_SCAN_LARGE_VECTORS;
-    unsigned want_block = wide ? WK_SCAN_WIDE_THREADS : narrow ? WK_SCAN_NARROW_THREADS : WK_SCAN_THREADS;
+    /* The tile shape follows the input's size (plan.h). */
+    unsigned want_block, want_vectors;
+    expected_shape(n * elem, elem, &want_block, &want_vectors);
     if (p.vectors != want_vectors)
         return snprintf(why, why_size, "%u vectors per thread, want %u", p.vectors, want_vectors), 0;
     if (p.block != want_block)
@@ -104,7 +118,8 @@ int main(void)
     char why[160], label[320];
     const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193,
                             16383, 16384, 16385, 1000003, ((size_t)1 << 21) - 1, (size_t)1 << 21,
-                            ((size_t)1 << 22) - 1, (size_t)1 << 22, ((size_t)1 << 23) - 1, (size_t)1 << 23,
+                            ((size_t)1 << 22) - 1, (size_t)1 << 22, ((size_t)1 << 23) - 1, (size_t)1 << 23, (size_t)1 << 24,
+                            ((size_t)1 << 26) + 3,
                             ((size_t)1 << 27) - 1, (size_t)1 << 27, ((size_t)1 << 27) + 1, (size_t)1 << 31,
                             ((size_t)1 << 31) + 5, (size_t)1 << 40};
     const size_t elems[] = {2, 4, 8};
@@ -185,18 +200,36 @@ int main(void)
                           2 * below.tile_elems == at.tile_elems,
                   label);
     }
-    /* And for 4-byte elements at WK_SCAN_STAGED_FROM_BYTES: large tiles
-     * just below, staged ones (twice the elements) from there on. */
+    /* At each staged edge: the shape below it just below, the staged
+     * one from there on, each with the tiles it needs. */
     {
-        size_t first_staged = WK_SCAN_STAGED_FROM_BYTES / 4;
-        wk_scan_plan below, at;
-        wk_plan_scan(0x1000, 0x1000, first_staged - 1, 4, &below);
-        wk_plan_scan(0x1000, 0x1000, first_staged, 4, &at);
-        snprintf(label, sizeof label, "f32: %zu elements plan %u vectors per thread, %zu plan %u", first_staged - 1,
-                 below.vectors, first_staged, at.vectors);
-        wk_expect(&t, below.vectors == WK_SCAN_LARGE_VECTORS && at.vectors == WK_SCAN_STAGED_VECTORS &&
-                          at.tile_elems == 2 * below.tile_elems && at.tiles <= below.tiles,
-                  label);
+        static const struct {
+            size_t bytes, elem;
+            unsigned below_block, below_vectors, block, vectors;
+        } edges[] = {
+            {WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_MID_THREADS,
+             WK_SCAN_MID_VECTORS},
+            {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_MID_THREADS, WK_SCAN_MID_VECTORS, WK_SCAN_THREADS,
+             WK_SCAN_STAGED_VECTORS},
+            {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_THREADS,
+             WK_SCAN_WIDE_STAGED_VECTORS},
+        };
+        for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
+            size_t first = edges[k].bytes / edges[k].elem;
+            wk_scan_plan below, at;
+            wk_plan_scan(0x1000, 0x1000, first - 1, edges[k].elem, &below);
+            wk_plan_scan(0x1000, 0x1000, first, edges[k].elem, &at);
+            snprintf(label, sizeof label, "elem %zu: %zu elements plan %u x %u in %zu tiles, %zu plan %u x %u in %zu",
+                     edges[k].elem, first - 1, below.block, below.vectors, below.tiles, first, at.block, at.vectors,
+                     at.tiles);
+            size_t vec = WK_SCAN_VECTOR_BYTES / edges[k].elem;
+            wk_expect(&t, below.block == edges[k].below_block && below.vectors == edges[k].below_vectors &&
+                              at.block == edges[k].block && at.vectors == edges[k].vectors &&
+                              below.tiles == (first - 1 + below.tile_elems - 1) / below.tile_elems &&
+                              at.tiles == (first + at.tile_elems - 1) / at.tile_elems &&
+                              at.tile_elems == at.block * at.vectors * vec,
+                      label);
+        }
     }
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 40, 2) <= WK_SCAN_MAX_TILES,
               "2^40 f16 elements fit in WK_SCAN_MAX_TILES tiles");

@@ -1,0 +1,58 @@
+/* What a scan carries from element to element for dtype S under op Op,
+ * how an element enters it and how an output leaves it. Mostly the
+ * reduce's accumulator (reduce/reducers.cuh): half types carry float,
+ * signed sums the unsigned type.
+ *
+ * f64 min and max carry ordered 64-bit keys instead of doubles. A double
+ * has no one-instruction min or max that keeps NaN (PTX has max.NaN for
+ * f32 only), so each application took two DSETP and two selects, and a
+ * scan applies the op several times per element; the f64 max scans ran
+ * at 0.81-0.84 of CUB's speed where the i64 ones ran at 0.88-0.89
+ * (docs/scan.md). The keys order as the doubles do, every NaN becomes the
+ * key that wins (the largest for max, the smallest for min), and the op
+ * is then an integer compare. Outputs come back as the double of their
+ * key, a NaN as the canonical NaN; -0.0 and +0.0 get distinct keys, which
+ * only decides which of two equal zeros an output shows (the header lets
+ * either stay). Only the kernels whose tile is all in registers use the
+ * keys (scan_kernel.cuh says why). */
+#ifndef WARPKIT_SCAN_CARRIED_VALUE_CUH
+#define WARPKIT_SCAN_CARRIED_VALUE_CUH
+
+#include "reduce/reducers.cuh"
+
+namespace wk {
+namespace scan {
+
+template <class S, class Op> struct as_accumulator {
+    using type = typename reduce::accumulator<S, Op>::type;
+    static __device__ type enter(S x) { return reduce::to_acc<type>(x); }
+    static __device__ S leave(type c) { return reduce::from_acc<S>(c); }
+};
+template <class S, class Op> struct carried : as_accumulator<S, Op> {};
+
+template <bool IsMax> struct ordered_f64 {
+    using type = unsigned long long;
+    static constexpr type sign = 1ull << 63, infinity = 0x7ff0000000000000ull, nan_key = IsMax ? ~0ull : 0ull;
+
+    /* Negative doubles have all bits flipped, the others only the sign:
+     * larger doubles then have larger unsigned keys. */
+    static __device__ type enter(double x)
+    {
+        const type bits = (type)__double_as_longlong(x);
+        const type negative = (type)((long long)bits >> 63);
+        return (bits & ~sign) > infinity ? nan_key : bits ^ (negative | sign);
+    }
+    static __device__ double leave(type key)
+    {
+        const type was_positive = (type)((long long)key >> 63);
+        const type bits = key == nan_key ? 0x7ff8000000000000ull : key ^ (~was_positive | sign);
+        return __longlong_as_double((long long)bits);
+    }
+};
+template <> struct carried<double, max> : ordered_f64<true> {};
+template <> struct carried<double, min> : ordered_f64<false> {};
+
+} // namespace scan
+} // namespace wk
+
+#endif
