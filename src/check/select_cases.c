@@ -824,14 +824,16 @@ static void add_many_tiles(case_list *l)
 static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d, size_t from_bytes, size_t k)
 {
     const size_t edge = from_bytes / 4, tile = tile_elems(d, edge);
-    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
+    wk_scan_plan p;
+    wk_plan_select(0x10000, edge, 4, &p);
+    const size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     placement at = place(4 * k + 1, 0); /* input offset 1 */
     size_t n = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
     add(l, mode, d, compare_at(d, k), n, at, keep_at(mode, k), WK_SELECT_PLAIN);
 }
 
 /* Where 4-byte selects turn to staged tiles (select/plan.h): once per mode
- * on a 4-byte dtype, the last size with large tiles, the first with 96 KiB
+ * on a 4-byte dtype, the last size with large tiles, the first with 48 KiB
  * staged ones (in place where the mode allows), one ending one element
  * before a tile boundary, and last tiles that end inside their
  * shared-memory part, in either staged shape; and the last size before

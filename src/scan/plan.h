@@ -60,9 +60,10 @@ extern "C" {
  * Speedups over CUB in a harness timed as the benchmark is (inclusive
  * sums; docs/scan.md, "Staged tiles for every width"): f32 at 2^26
  * 1.068-1.071 with 256 x (4 + 8) against 1.034-1.038 with the large tiles
- * and 1.043-1.044 with 512 x (4 + 12), at 2^30 1.081 against 1.095 with
- * 512 x (4 + 12); f64 at 2^24 0.984-0.987 with 128 x (4 + 8) against
- * 0.934-0.936 with 128 x 16, at 2^26 1.018-1.024 against 0.938-0.941. */
+ * and 1.043-1.044 with 512 x (4 + 12), at 2^30 1.081-1.082 against
+ * 1.095-1.096 with 512 x (4 + 12); f64 at 2^24 0.984-0.987 with
+ * 128 x (4 + 8) against 0.934-0.936 with 128 x 16, at 2^26 1.018-1.024
+ * against 0.938-0.941. */
 #define WK_SCAN_STAGED_REGISTER_VECTORS 4
 #define WK_SCAN_STAGED_VECTORS 16
 #define WK_SCAN_STAGED_MIN_BLOCKS 2

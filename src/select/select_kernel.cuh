@@ -247,10 +247,11 @@ __device__ inline void keep_bits(const select_io<S> &io, const vec<S> (&x)[count
  * the scan (scan/scan_kernel.cuh). Each warp then has two segments of the
  * tile, its register run and its staged run; the staged run's keep bits
  * are kept in shared memory between the count and the writing. */
-template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0>
-__global__ void __launch_bounds__(WK_SCAN_THREADS, MinBlocks)
+template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0, int Threads = WK_SCAN_THREADS>
+__global__ void __launch_bounds__(Threads, MinBlocks)
 select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
 {
+    constexpr int threads = Threads, warps = Threads / 32;
     using Pk = pack_t<S, Mode>;
     constexpr int V = vec<S>::size, segments = staged > 0 ? 2 * warps : warps;
     constexpr unsigned round_elems = 32 * V; /* elements of one warp's round */
@@ -440,19 +441,18 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
 
 template <class S> using select_kernel_ptr = void (*)(select_io<S>, wk_predicate, tile_slots);
 
-/* The staged kernel with `vectors` per thread (select/plan.h), 32- or
- * 64-bit counts. */
-template <class S, int Mode, int vectors>
+/* The staged kernel of `Threads` threads with `vectors` per thread
+ * (select/plan.h), 32- or 64-bit counts. */
+template <class S, int Mode, int Threads, int vectors, int MinBlocks>
 inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
 {
-    constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers,
-                  blocks = WK_SELECT_STAGED_MIN_BLOCKS;
-    *shared_bytes = (size_t)threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers;
+    *shared_bytes = (size_t)Threads * in_shared * WK_SCAN_VECTOR_BYTES;
     if constexpr (vectors == WK_SELECT_STAGED_VECTORS) {
         if (wide_counts)
-            return select_kernel<S, unsigned long long, Mode, in_registers, blocks, in_shared>;
+            return select_kernel<S, unsigned long long, Mode, in_registers, MinBlocks, in_shared, Threads>;
     }
-    return select_kernel<S, unsigned, Mode, in_registers, blocks, in_shared>;
+    return select_kernel<S, unsigned, Mode, in_registers, MinBlocks, in_shared, Threads>;
 }
 
 template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_launch *l)
@@ -479,11 +479,13 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
     } else if constexpr (sizeof(S) == 4) {
         if (l->plan.vectors == WK_SELECT_STAGED_VECTORS)
-            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_VECTORS>(wide_counts, &shared_bytes);
+            kernel = staged_kernel<S, Mode, threads, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
+                wide_counts, &shared_bytes);
         else if (wide_counts) /* such inputs take 8 GiB: always the 128 KiB staged tiles */
             return cudaErrorInvalidValue;
-        else if (l->plan.vectors == WK_SELECT_STAGED_MID_VECTORS)
-            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_VECTORS>(false, &shared_bytes);
+        else if (l->plan.block == WK_SELECT_STAGED_MID_THREADS)
+            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_THREADS, WK_SELECT_STAGED_MID_VECTORS,
+                                   WK_SELECT_STAGED_MID_MIN_BLOCKS>(false, &shared_bytes);
         else
             kernel = l->plan.vectors == large ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
                                               : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;

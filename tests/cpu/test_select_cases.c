@@ -265,8 +265,8 @@ static void check_tile_sizes(const wk_select_case *cases, size_t count)
 }
 
 /* The planner's shapes (select/plan.h): small tiles below 8 MiB and for
- * 2-byte elements, large ones from there, and for 4-byte elements 96 KiB
- * staged ones from 256 MiB and 128 KiB ones from 1 GiB. */
+ * 2-byte elements, large ones from there, and for 4-byte elements 48 KiB
+ * staged ones (256 threads) from 256 MiB and 128 KiB ones from 1 GiB. */
 static void check_shapes(void)
 {
     static const size_t elems[] = {2, 4, 8};
@@ -287,6 +287,10 @@ static void check_shapes(void)
                       : elem != 4 || s < 3 ? WK_SELECT_LARGE_VECTORS
                       : s < 5              ? WK_SELECT_STAGED_MID_VECTORS
                                            : WK_SELECT_STAGED_VECTORS;
+            unsigned want_block = elem == 4 && s >= 3 && s < 5 ? WK_SELECT_STAGED_MID_THREADS : WK_SCAN_THREADS;
+            wk_checkf(&tally, p.block == want_block && p.tile_elems == p.block * p.vectors * (16 / elem),
+                      "%zu-byte elements, n %zu: %u threads with %u vectors, tile of %u elements (want %u threads)",
+                      elem, sizes[s], p.block, p.vectors, p.tile_elems, want_block);
         }
         wk_checkf(&tally, memcmp(got, want, sizeof got) == 0,
                   "%zu-byte elements: vectors per thread %u %u | %u %u | %u %u | %u either side of 8 MiB, 256 MiB "
@@ -303,7 +307,6 @@ static void check_shapes(void)
 static void check_staged_edges(const wk_select_case *cases, size_t count, int full)
 {
     const size_t edge = WK_SELECT_STAGED_MID_FROM_BYTES / 4, deep_edge = WK_SELECT_STAGED_FROM_BYTES / 4;
-    const size_t in_registers = (size_t)WK_SCAN_THREADS * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     int before[MODES] = {0}, at_edge[MODES] = {0}, ends_in_stage[2][MODES] = {{0}}, before_deep = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_select_case *c = &cases[i];
@@ -312,6 +315,7 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
         wk_scan_plan p;
         wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, &p);
         size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
+        size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
         int in_stage = last > in_registers && last < p.tile_elems;
         before[c->mode] |= c->n == edge - 1;
         at_edge[c->mode] |= c->n == edge && p.vectors == WK_SELECT_STAGED_MID_VECTORS;
@@ -331,7 +335,7 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
                   modes_before == MODES && modes_at == MODES && modes_mid == MODES && modes_deep == MODES &&
                       before_deep,
                   "full: per mode, a 4-byte select one element below the staged tiles (%d of %d modes), at their "
-                  "first size (%d), with its last tile ending in its shared-memory part in 96 KiB tiles (%d) and "
+                  "first size (%d), with its last tile ending in its shared-memory part in 48 KiB tiles (%d) and "
                   "in 128 KiB ones (%d); one element below the 128 KiB tiles (%d)",
                   modes_before, MODES, modes_at, modes_mid, modes_deep, before_deep);
     else
