@@ -13,8 +13,8 @@
  * is then an integer compare. Outputs come back as the double of their
  * key, a NaN as the canonical NaN; -0.0 and +0.0 get distinct keys, which
  * only decides which of two equal zeros an output shows (the header lets
- * either stay). Only the kernels whose tile is all in registers use the
- * keys (scan_kernel.cuh says why). */
+ * either stay). Only the kernels with deep register tiles use the keys
+ * (scan_kernel.cuh says why). */
 #ifndef WARPKIT_SCAN_CARRIED_VALUE_CUH
 #define WARPKIT_SCAN_CARRIED_VALUE_CUH
 

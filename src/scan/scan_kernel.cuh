@@ -100,14 +100,17 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     constexpr int threads = Threads, warps = Threads / 32, segments = staged > 0 ? 2 * warps : warps;
     static_assert(Threads % 32 == 0 && segments <= 32, "whole warps, whose segment totals one warp scans");
     constexpr size_t register_vecs = (size_t)threads * rounds, tile_vecs = register_vecs + (size_t)threads * staged;
-    /* Staged kernels carry f64 min and max as doubles, not as keys
-     * (carried_value.cuh): they read their staged vectors twice from shared
-     * memory and would convert each element there twice. With keys the
-     * f64 max of 2^26 elements ran at 0.943-0.945 of CUB's speed in
-     * 128 x (4 + 8) tiles against 0.958-0.959 without, while in the
-     * 128 x 16 register tiles at 2^22 keys gave 0.947-0.950 against
-     * 0.812-0.819 (docs/scan.md). */
-    using C = typename std::conditional<(staged > 0), as_accumulator<S, Op>, carried<S, Op>>::type;
+    /* Only the deep register tiles (8 or more vectors per thread, all in
+     * registers) carry f64 min and max as keys (carried_value.cuh); the
+     * others keep the doubles. Staged kernels read their staged vectors
+     * twice from shared memory and would convert each element there twice:
+     * with keys the f64 max of 2^26 elements ran at 0.943-0.945 of CUB's
+     * speed in 128 x (4 + 8) tiles against 0.958-0.959 without. The
+     * 4-vector tiles of small inputs wait on latency, which the conversion
+     * lengthens: in the benchmark the f64 max of 2^18 elements took
+     * 6.74 µs with keys against 6.29 without. In the 128 x 16 tiles at
+     * 2^22 keys gave 0.947-0.950 against 0.812-0.819 (docs/scan.md). */
+    using C = typename std::conditional<(staged == 0 && rounds >= 8), carried<S, Op>, as_accumulator<S, Op>>::type;
     using P = typename C::type;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
