@@ -1,8 +1,28 @@
 #include "case_data.h"
 
+#include "internal.h"
 #include "reference.h"
 
 #include <math.h>
+#include <string.h>
+
+/* Stores at h[i] a NaN of dtype with the given sign and the smallest
+ * payload: the bits of an infinity plus one. Code that tells NaN from
+ * infinity by comparing bits must draw its line between exactly these. */
+static void store_edge_nan(void *h, size_t i, wk_dtype dtype, int negative)
+{
+    size_t size = wk_dtype_size(dtype);
+    uint64_t bits = 0;
+    switch (dtype) {
+    case WK_F64: bits = 0x7ff0000000000001ull | (negative ? 1ull << 63 : 0); break;
+    case WK_F32: bits = 0x7f800001u | (negative ? 1u << 31 : 0); break;
+    case WK_F16: bits = 0x7c01u | (negative ? 1u << 15 : 0); break;
+    case WK_BF16: bits = 0x7f81u | (negative ? 1u << 15 : 0); break;
+    default: return;
+    }
+    /* Little-endian: the low `size` bytes of bits are the element. */
+    memcpy((char *)h + i * size, &bits, size);
+}
 
 long double wk_dtype_largest(wk_dtype d)
 {
@@ -49,6 +69,15 @@ void wk_plant_specials(void *h, size_t n, wk_dtype dtype, wk_special special, ui
         if (n > 1)
             wk_ref_store(h, n - 2, dtype, wk_dtype_lowest(dtype));
         return;
+    case WK_SPECIAL_EDGE_NAN:
+        if (!wk_dtype_is_float(dtype))
+            return;
+        values[0] = INFINITY;
+        values[1] = -INFINITY;
+        count = 2;
+        for (uint64_t k = 0; k < 2; ++k)
+            store_edge_nan(h, wk_rand64(seed ^ 0xed9e0a1ull, k) % n, dtype, (int)k);
+        break;
     case WK_SPECIAL_NONE: break;
     }
     for (int k = 0; k < count; ++k)
@@ -63,6 +92,7 @@ const char *wk_pattern_name(wk_gen_pattern pattern)
 
 const char *wk_special_name(wk_special special)
 {
-    static const char *const names[] = {"", " +nan", " +inf/-inf", " +inf x2", " +extremes", " +extremes at end"};
+    static const char *const names[] = {"", " +nan", " +inf/-inf", " +inf x2", " +extremes", " +extremes at end",
+                                         " +inf/-inf/edge nans"};
     return (unsigned)special < sizeof names / sizeof names[0] ? names[special] : " +?";
 }

@@ -20,7 +20,9 @@ typedef enum wk_special {
     WK_SPECIAL_INF,      /* +inf at one place, -inf at another (float dtypes)     */
     WK_SPECIAL_POS_INF,  /* +inf at two places: sums stay +inf, ties for argmax   */
     WK_SPECIAL_EXTREMES, /* the dtype's largest and lowest values, twice each     */
-    WK_SPECIAL_AT_END    /* the largest value last, the lowest just before it     */
+    WK_SPECIAL_AT_END,   /* the largest value last, the lowest just before it     */
+    WK_SPECIAL_EDGE_NAN  /* +inf, -inf, and NaNs of either sign whose payload is  */
+                         /* the smallest (just past inf's bits) (float dtypes)    */
 } wk_special;
 
 /* Plants `special` into h[0 .. n) of dtype, at places drawn from seed. */

@@ -140,6 +140,7 @@ static void add_specials(case_list *l, wk_dtype d, wk_op op, int ex, size_t n, s
         add(l, d, op, ex, INIT_IDENTITY, n, place(k, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_NAN);
         add(l, d, op, ex, INIT_VALUE, n, place(k + 1, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_INF);
         add(l, d, op, ex, INIT_IDENTITY, n, place(k + 2, 4, 1), WK_GEN_POSITIVE, WK_SPECIAL_POS_INF);
+        add(l, d, op, ex, INIT_VALUE, n, place(k + 7, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_EDGE_NAN);
     }
     /* Extremes would overflow a float sum in an order-dependent way. */
     if (!is_float_sum(d, op))
@@ -268,6 +269,32 @@ static void add_many_tiles(case_list *l)
     add(l, WK_F16, WK_MIN, 1, INIT_VALUE, many_tiles(WK_F16, 7), place(11, 4, 1), WK_GEN_UNIFORM, WK_SPECIAL_NAN);
 }
 
+/* The f64 min and max scans that carry ordered integer keys
+ * (scan/carried_value.cuh): 8-byte inputs of 16 MiB up to the wide staged
+ * tiles. Each key path gets its own case: NaNs (the key that wins, and a
+ * NaN whose bits lie just past infinity's, of either sign), infinities,
+ * the extremes last, and all-equal data, inclusive and exclusive. The
+ * quick list keeps one, so that the sanitizers run the key kernels. */
+static void add_f64_keys(case_list *l, wk_case_level level)
+{
+    static const wk_special specials[] = {WK_SPECIAL_NAN, WK_SPECIAL_EDGE_NAN, WK_SPECIAL_INF, WK_SPECIAL_AT_END};
+    size_t first = first_large(WK_F64), last = WK_SCAN_WIDE_STAGED_FROM_BYTES / wk_dtype_size(WK_F64) - 1;
+    static const wk_op ops[] = {WK_MIN, WK_MAX};
+    if (level == WK_CASES_QUICK) {
+        add(l, WK_F64, WK_MIN, 1, INIT_VALUE, first + 5, place(1, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_EDGE_NAN);
+        return;
+    }
+    for (size_t o = 0; o < COUNT(ops); ++o)
+        for (int ex = 0; ex < 2; ++ex) {
+            size_t k = 2 * o + (size_t)ex;
+            for (size_t s = 0; s < COUNT(specials); ++s)
+                add(l, WK_F64, ops[o], ex, (init_kind)(s % 2), first + 900001 * (k + 4 * s) + 1,
+                    place(k + s, 4, s == 2), WK_GEN_UNIFORM, specials[s]);
+            add(l, WK_F64, ops[o], ex, INIT_VALUE, k % 2 ? last : first, place(k, 4, (int)o), WK_GEN_CONSTANT,
+                WK_SPECIAL_NONE);
+        }
+}
+
 /* Where scans turn to each staged shape (scan/plan.h): the last size with
  * the shape below, the first with the staged one (in place for some), and
  * inputs whose last tile ends just inside its shared-memory part, so that
@@ -332,6 +359,7 @@ size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size
     if (level != WK_CASES_QUICK)
         add_many_tiles(&l);
     add_staged_edges(&l, level);
+    add_f64_keys(&l, level);
     return l.count;
 }
 

@@ -5,12 +5,19 @@
  * twin a lost or doubled element would pass unseen. And each staged tile
  * shape (scan/plan.h) is met at its edge: the last size below it, the
  * first at it, and a size whose last tile ends inside its shared-memory
- * part (in the quick list, which the sanitizers run, at least the last). */
+ * part (in the quick list, which the sanitizers run, at least the last).
+ * The f64 min and max kernels that carry ordered keys meet NaNs, edge NaNs,
+ * infinities and the extremes, inclusive and exclusive, and the edge-NaN
+ * special plants what it says in every float dtype. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "case_data.h"
 #include "generate.h"
+#include "reference.h"
 #include "internal.h"
 #include "scan/plan.h"
 #include "scan_cases.h"
@@ -120,6 +127,85 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
     free(cases);
 }
 
+/* Case c runs in the 128 x 16 register kernels, the ones with f64 keys. */
+static int in_key_kernel(const wk_scan_case *c)
+{
+    wk_scan_plan p;
+    return c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX) &&
+           wk_plan_scan(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, 8, &p) == 0 &&
+           p.block == WK_SCAN_WIDE_THREADS && p.vectors == WK_SCAN_WIDE_VECTORS;
+}
+
+static void check_f64_keys(wk_case_level level, const char *name, uint64_t seed)
+{
+    static const wk_special specials[] = {WK_SPECIAL_NAN, WK_SPECIAL_EDGE_NAN, WK_SPECIAL_INF, WK_SPECIAL_AT_END};
+    size_t count = wk_scan_cases(level, seed, NULL, 0);
+    wk_scan_case *cases = calloc(count, sizeof *cases);
+    if (!cases) {
+        note(0, "cannot allocate the cases");
+        return;
+    }
+    wk_scan_cases(level, seed, cases, count);
+    int met[2][2][4] = {{{0}}}, edge_nan = 0, missing = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const wk_scan_case *c = &cases[i];
+        if (!in_key_kernel(c))
+            continue;
+        edge_nan |= c->special == WK_SPECIAL_EDGE_NAN;
+        for (int s = 0; s < 4; ++s)
+            if (c->special == specials[s])
+                met[c->op == WK_MAX][c->exclusive != 0][s] = 1;
+    }
+    for (int o = 0; o < 2; ++o)
+        for (int ex = 0; ex < 2; ++ex)
+            for (int s = 0; s < 4; ++s)
+                missing += !met[o][ex][s];
+    char what[160];
+    snprintf(what, sizeof what, "%s list, f64 min / max in the key kernels: edge NaNs %d, %d of 16 op x kind x special missing",
+             name, edge_nan, missing);
+    note(level == WK_CASES_QUICK ? edge_nan : missing == 0, what);
+    free(cases);
+}
+
+/* The edge-NaN special: in each float dtype, +inf, -inf, and two NaNs of
+ * opposite signs whose magnitude bits are infinity's plus one. */
+static void check_edge_nan_special(void)
+{
+    static const struct {
+        wk_dtype dtype;
+        uint64_t edge; /* infinity's bits plus one */
+    } floats[] = {{WK_F32, 0x7f800001u}, {WK_F64, 0x7ff0000000000001ull}, {WK_F16, 0x7c01u}, {WK_BF16, 0x7f81u}};
+    for (size_t f = 0; f < sizeof floats / sizeof floats[0]; ++f) {
+        wk_dtype d = floats[f].dtype;
+        size_t n = 4096, size = wk_dtype_size(d);
+        const uint64_t sign = 1ull << (8 * size - 1);
+        unsigned char *h = calloc(n, size);
+        if (!h) {
+            note(0, "cannot allocate the data");
+            return;
+        }
+        /* A fixed seed: the four places are drawn at random and could
+         * coincide, which would fail the counts for the draw's sake. */
+        wk_generate(h, n, d, WK_GEN_UNIFORM, 7);
+        wk_plant_specials(h, n, d, WK_SPECIAL_EDGE_NAN, 7);
+        int pos_inf = 0, neg_inf = 0, nans[2] = {0, 0};
+        for (size_t i = 0; i < n; ++i) {
+            long double x = wk_ref_load(h, i, d);
+            uint64_t bits = 0;
+            memcpy(&bits, h + i * size, size);
+            pos_inf += isinf(x) && x > 0;
+            neg_inf += isinf(x) && x < 0;
+            if (isnan(x))
+                nans[(bits & sign) != 0] += (bits & ~sign) == floats[f].edge;
+        }
+        char what[160];
+        snprintf(what, sizeof what, "edge-NaN special in %s: +inf %d, -inf %d, edge NaNs +%d -%d", wk_dtype_name(d),
+                 pos_inf, neg_inf, nans[0], nans[1]);
+        note(pos_inf == 1 && neg_inf == 1 && nans[0] == 1 && nans[1] == 1, what);
+        free(h);
+    }
+}
+
 int main(void)
 {
     uint64_t seed = wk_seed_from_time();
@@ -128,6 +214,9 @@ int main(void)
     check_level(WK_CASES_FULL, "full", seed);
     check_staged_edges(WK_CASES_QUICK, "quick", seed);
     check_staged_edges(WK_CASES_FULL, "full", seed);
+    check_f64_keys(WK_CASES_QUICK, "quick", seed);
+    check_f64_keys(WK_CASES_FULL, "full", seed);
+    check_edge_nan_special();
     printf("%d passed, %d failed\n", n_passed, n_failed);
     return n_failed ? 1 : 0;
 }
