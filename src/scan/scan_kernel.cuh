@@ -124,30 +124,13 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     /* Programmatic dependent launch (sm_90+): wait for the previous kernel
      * in the stream, its memory and the state words it left. */
     wait_for_previous_kernel();
-    /* Blocks almost always start in index order, so the tile is almost
-     * always blockIdx.x: its loads go out before the counter is asked, and
-     * are redone in the rare other case. */
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
     const S fill = neutral<S>(op);
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     vec<S> x[rounds];
-    if constexpr (staged > 0) {
-        if (threadIdx.x == 0)
-            stage.start(io, (size_t)blockIdx.x * tile_vecs + register_vecs);
-    }
-    io.template load_lane<rounds>((size_t)blockIdx.x * tile_vecs + lane_vec, fill, x);
-    if (threadIdx.x == 0) {
-        s_tile = claim_tile(slots, sizeof(P) == 8, &s_stamp);
-        if constexpr (staged > 0) {
-            if (s_tile != blockIdx.x)
-                stage.restart(io, (size_t)s_tile * tile_vecs + register_vecs);
-        }
-    }
-    __syncthreads();
-    const unsigned long long tile = s_tile;
-    const size_t first_vec = (size_t)tile * tile_vecs + lane_vec;
-    if (tile != blockIdx.x)
-        io.template load_lane<rounds>(first_vec, fill, x);
+    const unsigned long long tile =
+        take_tile<(staged > 0)>(slots, sizeof(P) == 8, stage, io, tile_vecs, register_vecs, &s_tile, &s_stamp,
+                                [&](size_t tile_first) { io.template load_lane<rounds>(tile_first + lane_vec, fill, x); });
     allow_next_kernel();
 
     /* Per round: the prefix of the warp's earlier rounds combined with the
@@ -249,7 +232,7 @@ template <class S, class Op, int Threads, int Vectors, int MinBlocks>
 inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 {
     constexpr int in_registers = WK_SCAN_STAGED_REGISTER_VECTORS, in_shared = Vectors - in_registers;
-    constexpr size_t shared_bytes = (size_t)Threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    constexpr size_t shared_bytes = staged_shared_bytes(Threads, Vectors);
     scan_kernel_ptr<S> kernel = shape_kernel<S, Op, Threads, in_registers, MinBlocks, in_shared>(l->exclusive != 0);
     cudaError_t err = allow_staged_shared(kernel, shared_bytes);
     if (err != cudaSuccess)

@@ -8,6 +8,7 @@
 
 #include "common/bulk_copy.cuh"
 #include "tile_io.cuh"
+#include "tile_order.cuh"
 
 #include <cuda_runtime.h>
 
@@ -62,6 +63,47 @@ template <class S> struct tile_stage {
             data[q0 + 32 * k] = io.load(first + q0 + 32 * k, fill);
     }
 };
+
+/* Bytes of the shared-memory part of a staged tile of `threads` threads
+ * with `vectors` vectors each, WK_SCAN_STAGED_REGISTER_VECTORS of them in
+ * registers (plan.h). */
+constexpr size_t staged_shared_bytes(int threads, int vectors)
+{
+    return (size_t)threads * (size_t)(vectors - WK_SCAN_STAGED_REGISTER_VECTORS) * WK_SCAN_VECTOR_BYTES;
+}
+
+/* Gives the block its tile (claim_tile, tile_order.cuh) with its loads
+ * already in flight: blocks almost always start in index order, so the
+ * tile is almost always blockIdx.x, and its loads, `load(first vector of
+ * the tile)` by every thread and for staged tiles (`staged`) the copy of
+ * the shared-memory part from vector `register_vecs` of the tile, go out
+ * before the counter is asked; in the rare other case both are redone for
+ * the right tile. Sets *s_tile and *s_stamp (shared) and returns the tile;
+ * ends with the block's barrier, after which stage.ready may run. */
+template <bool staged, class S, class Load>
+__device__ inline unsigned long long take_tile(const tile_slots &slots, bool wide, const tile_stage<S> &stage,
+                                               const tile_io<S> &io, size_t tile_vecs, size_t register_vecs,
+                                               unsigned long long *s_tile, unsigned long long *s_stamp, Load load)
+{
+    const size_t guess = blockIdx.x;
+    if constexpr (staged) {
+        if (threadIdx.x == 0)
+            stage.start(io, guess * tile_vecs + register_vecs);
+    }
+    load(guess * tile_vecs);
+    if (threadIdx.x == 0) {
+        *s_tile = claim_tile(slots, wide, s_stamp);
+        if constexpr (staged) {
+            if (*s_tile != guess)
+                stage.restart(io, (size_t)*s_tile * tile_vecs + register_vecs);
+        }
+    }
+    __syncthreads();
+    const unsigned long long tile = *s_tile;
+    if (tile != guess)
+        load((size_t)tile * tile_vecs);
+    return tile;
+}
 
 /* A staged kernel's shared-memory part is more than the 48 KiB a kernel
  * gets by default, and two blocks per SM need the largest shared-memory

@@ -40,15 +40,11 @@
 namespace wk {
 namespace select {
 
-using scan::claim_tile;
 using scan::FLAG_AGGREGATE;
 using scan::FLAG_INCLUSIVE;
 using scan::lookback_windows;
 using scan::tile_io;
 using scan::tile_slots;
-
-constexpr int threads = WK_SCAN_THREADS;
-constexpr int warps = WK_SCAN_THREADS / 32;
 
 /* What a launch reads and writes. Element v of the virtual array (plan.h)
  * is d_in[v - first], and its flag d_flags[v - first]; outputs are packed
@@ -270,8 +266,6 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
                                        (unsigned)(threads * staged)};
 
     wait_for_previous_kernel();
-    /* As in the scan, tile blockIdx.x is loaded before the counter is
-     * asked, and reloaded in the rare case that the block got another. */
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
     const unsigned staged_q0 = warp * (32 * staged) + lane; /* in the staged part */
@@ -299,23 +293,9 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
                 before_staged = load_before_run(io, (tile_first + register_vecs + staged_q0 - lane) * V);
         }
     };
-    if constexpr (staged > 0) {
-        if (threadIdx.x == 0)
-            stage.start(io.src, (size_t)blockIdx.x * tile_vecs + register_vecs);
-    }
-    load_tile((size_t)blockIdx.x * tile_vecs);
-    if (threadIdx.x == 0) {
-        s_tile = claim_tile(slots, sizeof(C) == 8, &s_stamp);
-        if constexpr (staged > 0) {
-            if (s_tile != blockIdx.x)
-                stage.restart(io.src, (size_t)s_tile * tile_vecs + register_vecs);
-        }
-    }
-    __syncthreads();
-    const unsigned long long tile = s_tile;
+    const unsigned long long tile = scan::take_tile<(staged > 0)>(slots, sizeof(C) == 8, stage, io.src, tile_vecs,
+                                                                  register_vecs, &s_tile, &s_stamp, load_tile);
     const size_t tile_first = (size_t)tile * tile_vecs, first_vec = tile_first + lane_vec;
-    if (tile != blockIdx.x)
-        load_tile(tile_first);
     allow_next_kernel();
 
     /* Which elements of the register rounds are kept: bit k * V + e for
@@ -447,7 +427,7 @@ template <class S, int Mode, int Threads, int vectors, int MinBlocks>
 inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
 {
     constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers;
-    *shared_bytes = (size_t)Threads * in_shared * WK_SCAN_VECTOR_BYTES;
+    *shared_bytes = scan::staged_shared_bytes(Threads, vectors);
     if constexpr (vectors == WK_SELECT_STAGED_VECTORS) {
         if (wide_counts)
             return select_kernel<S, unsigned long long, Mode, in_registers, MinBlocks, in_shared, Threads>;
@@ -479,7 +459,7 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
     } else if constexpr (sizeof(S) == 4) {
         if (l->plan.vectors == WK_SELECT_STAGED_VECTORS)
-            kernel = staged_kernel<S, Mode, threads, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
+            kernel = staged_kernel<S, Mode, WK_SCAN_THREADS, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
                 wide_counts, &shared_bytes);
         else if (wide_counts) /* such inputs take 8 GiB: always the 128 KiB staged tiles */
             return cudaErrorInvalidValue;
