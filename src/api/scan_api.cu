@@ -49,7 +49,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     if (status != WK_SUCCESS || n == 0)
         return status;
     wk_scan_launch l;
-    if (wk_plan_scan((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), &l.plan) != 0)
+    if (wk_plan_scan_op((uintptr_t)d_in, (uintptr_t)d_out, n, dtype, op, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, fn)) != WK_SUCCESS)
         return status;

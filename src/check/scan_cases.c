@@ -111,16 +111,19 @@ static void add_sum_twinned(case_list *l, wk_dtype d, int ex, init_kind init, si
         add(l, d, WK_SUM, ex, init, n, at, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
 }
 
-/* Elements per tile of dtype in a scan of n elements (the tile shape
- * follows the input's size), and the plan's offset (in elements from the
- * 16-byte boundary below d_in) for an input in_offset elements past a
- * 256-byte boundary, both from the planner the library uses. */
-static size_t tile_elems(wk_dtype d, size_t n)
+/* The plan of a scan of n elements of dtype under op (the tile shape
+ * follows the input's size, and for f64 min and max the op), its elements
+ * per tile, and the plan's offset (in elements from the 16-byte boundary
+ * below d_in) for an input in_offset elements past a 256-byte boundary,
+ * all from the planner the library uses. */
+static wk_scan_plan plan_of(wk_dtype d, wk_op op, size_t n)
 {
     wk_scan_plan p;
-    wk_plan_scan(0x10000, 0x10000, n, wk_dtype_size(d), &p);
-    return p.tile_elems;
+    wk_plan_scan_op(0x10000, 0x10000, n, d, op, &p);
+    return p;
 }
+
+static size_t tile_elems(wk_dtype d, wk_op op, size_t n) { return plan_of(d, op, n).tile_elems; }
 
 /* The fewest elements that plan large tiles. */
 static size_t first_large(wk_dtype d) { return WK_SCAN_LARGE_FROM_BYTES / wk_dtype_size(d); }
@@ -185,7 +188,7 @@ static void add_quick(case_list *l, wk_dtype d, wk_op op, int ex)
  * with large ones, and the first large-tile boundary past them. */
 static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int ex, size_t base, size_t span)
 {
-    size_t edge = first_large(d), large = tile_elems(d, edge), boundary = edge / large + 1;
+    size_t edge = first_large(d), large = tile_elems(d, op, edge), boundary = edge / large + 1;
     add(l, d, op, ex, INIT_VALUE, edge - 1, place(base + 1, span, 0), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
     add(l, d, op, ex, INIT_IDENTITY, edge, place(base + 2, span, ex), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
     for (size_t delta = 0; delta < 2; ++delta) {
@@ -213,7 +216,7 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
     /* One element either side of the first three tile boundaries, which
      * move with the input's offset within its vector. Small integers for
      * float sums: an element lost or doubled at the seam shows. */
-    size_t tile = tile_elems(d, 1);
+    size_t tile = tile_elems(d, op, 1);
     for (size_t m = 1; m <= 3; ++m)
         for (int delta = -1; delta <= 1; ++delta) {
             placement at = place(base + 3 * m + (size_t)(delta + 1), span, m == 2 && delta == 0);
@@ -251,7 +254,7 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
 
 /* Elements for about 5000 large tiles of dtype (a long chain of tile
  * prefixes), plus a few so that the last tile is partial. */
-static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, first_large(d)) + extra; }
+static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, WK_SUM, first_large(d)) + extra; }
 
 /* 5000 tiles. Float sums of small integers stay exact over all of them, so
  * a prefix passed on wrong anywhere in the chain shows. */
@@ -300,7 +303,7 @@ static void add_f64_keys(case_list *l, wk_case_level level)
  * inputs whose last tile ends just inside its shared-memory part, so that
  * the part is loaded lane by lane rather than copied. Small integers for
  * the float sums (mixed_pattern's odd choice): a lost or doubled element
- * at a seam shows. The quick list keeps one per shape, for the
+ * at a seam shows. The quick list keeps one per kernel shape, for the
  * sanitizers. */
 static void add_staged_edges(case_list *l, wk_case_level level)
 {
@@ -313,24 +316,26 @@ static void add_staged_edges(case_list *l, wk_case_level level)
         {{WK_F32, WK_SUM, 1}, {WK_I32, WK_SUM, 0}, {WK_F32, WK_MAX, 1}},
         {{WK_F64, WK_SUM, 0}, {WK_I64, WK_SUM, 1}, {WK_F64, WK_MAX, 1}},
     };
-    static const struct {
-        size_t from_bytes;
-        unsigned threads;
-    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, WK_SCAN_MID_THREADS},
-                  {WK_SCAN_STAGED_FROM_BYTES, WK_SCAN_THREADS},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, WK_SCAN_WIDE_THREADS}};
-    for (size_t s = 0; s < COUNT(shapes); ++s)
+    /* The f64 max run meets the f64 min and max shape (plan.h). */
+    static const size_t from_bytes[] = {WK_SCAN_MID_FROM_BYTES, WK_SCAN_STAGED_FROM_BYTES,
+                                        WK_SCAN_WIDE_STAGED_FROM_BYTES};
+    for (size_t s = 0; s < COUNT(from_bytes); ++s)
         for (size_t r = 0; r < COUNT(runs[s]); ++r) {
             wk_dtype d = runs[s][r].dtype;
             wk_op op = runs[s][r].op;
             int ex = runs[s][r].exclusive;
-            size_t elem = wk_dtype_size(d), edge = shapes[s].from_bytes / elem, tile = tile_elems(d, edge);
-            size_t in_registers = (size_t)shapes[s].threads * WK_SCAN_STAGED_REGISTER_VECTORS * (16 / elem);
+            size_t elem = wk_dtype_size(d), edge = from_bytes[s] / elem;
+            wk_scan_plan staged = plan_of(d, op, edge);
+            size_t tile = staged.tile_elems;
+            size_t in_registers = (size_t)staged.block * WK_SCAN_STAGED_REGISTER_VECTORS * staged.vec_elems;
             placement at = place(3 * r + 1, 4, 0);
             size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
+            /* The quick list: one run per staged kernel shape. */
+            if (level == WK_CASES_QUICK && r != 0 && !(d == WK_F64 && op != WK_SUM))
+                continue;
             add(l, d, op, ex, INIT_VALUE, ends_in_stage, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
             if (level == WK_CASES_QUICK)
-                break;
+                continue;
             add(l, d, op, ex, INIT_IDENTITY, edge - 1, place(3 * r, 4, 0), mixed_pattern(d, op, 1),
                 WK_SPECIAL_NONE);
             add(l, d, op, ex, INIT_VALUE, edge, place(3 * r + 2, 4, (int)(r % 2)), mixed_pattern(d, op, 1),

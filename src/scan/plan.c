@@ -42,6 +42,19 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
     return wk_plan_tiles(in_addr, out_addr, n, elem_size, threads, vectors, plan);
 }
 
+int wk_plan_scan_op(uintptr_t in_addr, uintptr_t out_addr, size_t n, wk_dtype dtype, wk_op op,
+                    wk_scan_plan *plan)
+{
+    const size_t elem = wk_dtype_size(dtype);
+    if (elem == 0 || wk_plan_scan(in_addr, out_addr, n, elem, plan) != 0)
+        return -1;
+    const int f64_compare = dtype == WK_F64 && (op == WK_MIN || op == WK_MAX);
+    if (f64_compare && plan->block == WK_SCAN_WIDE_THREADS && plan->vectors == WK_SCAN_WIDE_STAGED_VECTORS)
+        return wk_plan_tiles(in_addr, out_addr, n, elem, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
+                             plan);
+    return 0;
+}
+
 size_t wk_scan_max_tiles(size_t n, size_t elem_size)
 {
     if (elem_size == 0 || WK_SCAN_VECTOR_BYTES % elem_size != 0 || n == 0)

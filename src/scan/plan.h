@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warpkit.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,6 +79,18 @@ extern "C" {
 #define WK_SCAN_WIDE_STAGED_FROM_BYTES ((size_t)128 << 20)
 #define WK_SCAN_VECTOR_BYTES 16
 
+/* f64 min and max take the 4-byte middle shape, 256 threads × (4 + 8)
+ * vectors (48 KiB tiles, 4 blocks per SM), where other 8-byte scans take
+ * 128 × (4 + 8): a double min or max is two compares and two selects per
+ * application (scan/carried_value.cuh), and twice the tile carries twice
+ * the bytes per step of the chain. Speedups over CUB in the harness of
+ * docs/scan.md ("Staged tiles for every width"), f64 max at 2^24 / 2^26 /
+ * 2^28: 0.935-0.939 / 0.978-0.979 / 0.989-0.990 with 256 × (4 + 8),
+ * 0.914-0.916 / 0.958-0.959 / 0.972-0.973 with 128 × (4 + 8). The f64 sums
+ * and the i64 scans run faster in the 128-thread tiles (same table). */
+#define WK_SCAN_WIDE_COMPARE_THREADS WK_SCAN_MID_THREADS
+#define WK_SCAN_WIDE_COMPARE_MIN_BLOCKS WK_SCAN_MID_MIN_BLOCKS
+
 /* Most tiles one call may have (2^29 tiles: 32 TiB of input in 64 KiB tiles). */
 #define WK_SCAN_MAX_TILES ((size_t)1 << 29)
 
@@ -100,6 +114,13 @@ typedef struct wk_scan_plan {
  * arguments. */
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan);
+
+/* The same for a scan of dtype under op: the plan above, in the tile shape
+ * of f64 min and max where theirs differs. The library's scans plan with
+ * this; the element-size planner alone gives the most tiles any op of that
+ * size can take (wk_scan_max_tiles). */
+int wk_plan_scan_op(uintptr_t in_addr, uintptr_t out_addr, size_t n, wk_dtype dtype, wk_op op,
+                    wk_scan_plan *plan);
 
 /* The same for a given tile shape: `threads` threads (a multiple of 32, at
  * most 1024) with `vectors` 16-byte vectors each. The select plans with it

@@ -242,7 +242,8 @@ inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 }
 
 /* Launches the kernel of the plan's tile shape (plan.h): one shape for
- * 2-byte elements, four each for 4-byte and 8-byte ones. */
+ * 2-byte elements, four each for 4-byte and 8-byte ones, and one more for
+ * the f64 min and max. */
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
 {
     static_assert(sizeof(typename carried<S, Op>::type) <= 8, "value slots are 8 bytes");
@@ -258,6 +259,11 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     const unsigned block = l->plan.block, vectors = l->plan.vectors;
     scan_kernel_ptr<S> kernel;
     if constexpr (sizeof(S) == 8) {
+        if constexpr (std::is_same<S, double>::value && (std::is_same<Op, min>::value || std::is_same<Op, max>::value)) {
+            if (block == WK_SCAN_WIDE_COMPARE_THREADS && vectors == WK_SCAN_WIDE_STAGED_VECTORS)
+                return launch_staged<S, Op, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
+                                     WK_SCAN_WIDE_COMPARE_MIN_BLOCKS>(l, io);
+        }
         if (block == WK_SCAN_WIDE_THREADS && vectors == WK_SCAN_WIDE_STAGED_VECTORS)
             return launch_staged<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
                                  WK_SCAN_WIDE_STAGED_MIN_BLOCKS>(l, io);

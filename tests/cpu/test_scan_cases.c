@@ -85,7 +85,8 @@ static int ends_in_stage(const wk_scan_case *c, unsigned threads)
 {
     size_t elem = wk_dtype_size(c->dtype);
     wk_scan_plan p;
-    if (wk_plan_scan(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, c->n, elem, &p) != 0 ||
+    if (wk_plan_scan_op(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, c->n, c->dtype, c->op, &p) !=
+            0 ||
         p.block != threads || p.tiles == 0)
         return 0;
     size_t in_last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
@@ -95,12 +96,15 @@ static int ends_in_stage(const wk_scan_case *c, unsigned threads)
 
 static void check_staged_edges(wk_case_level level, const char *name, uint64_t seed)
 {
+    /* f64_compare: the f64 min and max shape, met by those scans only. */
     static const struct {
         size_t from_bytes, elem;
         unsigned threads;
-    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_MID_THREADS},
-                  {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS}};
+        int f64_compare;
+    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_MID_THREADS, 0},
+                  {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS, 0},
+                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, 0},
+                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_COMPARE_THREADS, 1}};
     size_t count = wk_scan_cases(level, seed, NULL, 0);
     wk_scan_case *cases = calloc(count, sizeof *cases);
     if (!cases) {
@@ -113,15 +117,16 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
         int below = 0, at = 0, inside = 0;
         for (size_t i = 0; i < count; ++i) {
             const wk_scan_case *c = &cases[i];
-            if (wk_dtype_size(c->dtype) != shapes[s].elem)
+            if (wk_dtype_size(c->dtype) != shapes[s].elem ||
+                (shapes[s].f64_compare && !(c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX))))
                 continue;
             below |= c->n == edge - 1;
             at |= c->n == edge;
             inside |= ends_in_stage(c, shapes[s].threads);
         }
         char what[160];
-        snprintf(what, sizeof what, "%s list, %zu-byte staged tiles from %zu elements: below %d, at %d, ending inside %d",
-                 name, shapes[s].elem, edge, below, at, inside);
+        snprintf(what, sizeof what, "%s list, %zu-byte staged tiles of %u threads from %zu elements: below %d, at %d, ending inside %d",
+                 name, shapes[s].elem, shapes[s].threads, edge, below, at, inside);
         note(inside && (level == WK_CASES_QUICK || (below && at)), what);
     }
     free(cases);
@@ -132,7 +137,7 @@ static int in_key_kernel(const wk_scan_case *c)
 {
     wk_scan_plan p;
     return c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX) &&
-           wk_plan_scan(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, 8, &p) == 0 &&
+           wk_plan_scan_op(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, c->dtype, c->op, &p) == 0 &&
            p.block == WK_SCAN_WIDE_THREADS && p.vectors == WK_SCAN_WIDE_VECTORS;
 }
 

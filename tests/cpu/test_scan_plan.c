@@ -231,6 +231,46 @@ int main(void)
                       label);
         }
     }
+    /* Planning by dtype and op: the element-size plan, but for f64 min and
+     * max from WK_SCAN_WIDE_STAGED_FROM_BYTES on, which take 256 x (4 + 8)
+     * tiles; no op needs more tiles than wk_scan_max_tiles. */
+    {
+        const size_t op_sizes[] = {1, 1000003, (WK_SCAN_WIDE_STAGED_FROM_BYTES / 8) - 1,
+                                   WK_SCAN_WIDE_STAGED_FROM_BYTES / 8, ((size_t)1 << 26) + 3, (size_t)1 << 31};
+        int all = 1;
+        for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+            for (int o = 0; o < WK_OP_COUNT; ++o)
+                for (size_t s = 0; s < sizeof op_sizes / sizeof op_sizes[0]; ++s)
+                    for (size_t k = 0; k < 2; ++k) {
+                        wk_dtype dtype = (wk_dtype)d;
+                        size_t n = op_sizes[s], elem = wk_dtype_size(dtype);
+                        uintptr_t in = 0x7f0000000000u + k * (WK_SCAN_VECTOR_BYTES - elem);
+                        wk_scan_plan by_size, by_op;
+                        wk_plan_scan(in, 0x7e0000000000u, n, elem, &by_size);
+                        if (wk_plan_scan_op(in, 0x7e0000000000u, n, dtype, (wk_op)o, &by_op) != 0) {
+                            all = 0;
+                            continue;
+                        }
+                        int compare = dtype == WK_F64 && (o == WK_MIN || o == WK_MAX) &&
+                                      n * elem >= WK_SCAN_WIDE_STAGED_FROM_BYTES;
+                        unsigned block = compare ? WK_SCAN_WIDE_COMPARE_THREADS : by_size.block;
+                        int ok = by_op.block == block && by_op.vectors == by_size.vectors &&
+                                 by_op.offset == by_size.offset && by_op.vector_stores == by_size.vector_stores &&
+                                 by_op.tile_elems == by_op.block * by_op.vectors * by_op.vec_elems &&
+                                 by_op.tiles == (by_op.offset + n + by_op.tile_elems - 1) / by_op.tile_elems &&
+                                 by_op.tiles <= wk_scan_max_tiles(n, elem);
+                        if (!ok) {
+                            snprintf(label, sizeof label, "%s op %d n %zu offset %zu: %u x %u in %zu tiles",
+                                     wk_dtype_name(dtype), o, n, k, by_op.block, by_op.vectors, by_op.tiles);
+                            wk_expect(&t, 0, label);
+                            all = 0;
+                        }
+                    }
+        wk_expect(&t, all, "planning by dtype and op: f64 min and max take their own staged shape, no op more tiles "
+                           "than wk_scan_max_tiles");
+        wk_expect(&t, wk_plan_scan_op(0x1000, 0x2000, 10, (wk_dtype)99, WK_SUM, &p) == -1,
+                  "an unknown dtype is refused");
+    }
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 40, 2) <= WK_SCAN_MAX_TILES,
               "2^40 f16 elements fit in WK_SCAN_MAX_TILES tiles");
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 60, 2) > WK_SCAN_MAX_TILES,

@@ -257,7 +257,7 @@ static size_t check_output_quiet(const scan_call *c, const void *h_in, const voi
 {
     wk_ref_scan_spec spec = {c->dtype, c->op, c->exclusive, c->init};
     wk_scan_plan plan;
-    if (wk_plan_scan((uintptr_t)c->in, (uintptr_t)c->out, c->n, wk_dtype_size(c->dtype), &plan) != 0) {
+    if (wk_plan_scan_op((uintptr_t)c->in, (uintptr_t)c->out, c->n, c->dtype, c->op, &plan) != 0) {
         snprintf(msg, size, "cannot plan");
         return WK_REF_SCAN_INVALID;
     }
