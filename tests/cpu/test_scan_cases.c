@@ -35,16 +35,39 @@ static int exact_twin(const wk_scan_case *c)
     return c->pattern == WK_GEN_SMALL_INTS && c->special == WK_SPECIAL_NONE;
 }
 
+static void note(int ok, const char *what)
+{
+    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+    if (ok)
+        n_passed++;
+    else
+        n_failed++;
+}
+
+/* The cases of a level, allocated (NULL, noted as a failure, if that
+ * fails); *count gets their number. */
+static wk_scan_case *list_cases(wk_case_level level, uint64_t seed, size_t *count)
+{
+    *count = wk_scan_cases(level, seed, NULL, 0);
+    wk_scan_case *cases = calloc(*count, sizeof *cases);
+    if (!cases)
+        note(0, "cannot allocate the cases");
+    else
+        wk_scan_cases(level, seed, cases, *count);
+    return cases;
+}
+
+static int is_f64_compare(const wk_scan_case *c)
+{
+    return c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX);
+}
+
 static void check_level(wk_case_level level, const char *name, uint64_t seed)
 {
-    size_t count = wk_scan_cases(level, seed, NULL, 0);
-    wk_scan_case *cases = calloc(count, sizeof *cases);
-    if (!cases) {
-        printf("FAIL %s: cannot allocate %zu cases\n", name, count);
-        n_failed++;
+    size_t count;
+    wk_scan_case *cases = list_cases(level, seed, &count);
+    if (!cases)
         return;
-    }
-    wk_scan_cases(level, seed, cases, count);
     size_t large = 0, missing = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_scan_case *c = &cases[i];
@@ -68,15 +91,6 @@ static void check_level(wk_case_level level, const char *name, uint64_t seed)
     else
         n_failed++;
     free(cases);
-}
-
-static void note(int ok, const char *what)
-{
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (ok)
-        n_passed++;
-    else
-        n_failed++;
 }
 
 /* The last tile of case c ends inside the shared-memory part of a staged
@@ -105,20 +119,17 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
                   {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS, 0},
                   {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, 0},
                   {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_COMPARE_THREADS, 1}};
-    size_t count = wk_scan_cases(level, seed, NULL, 0);
-    wk_scan_case *cases = calloc(count, sizeof *cases);
-    if (!cases) {
-        note(0, "cannot allocate the cases");
+    size_t count;
+    wk_scan_case *cases = list_cases(level, seed, &count);
+    if (!cases)
         return;
-    }
-    wk_scan_cases(level, seed, cases, count);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         size_t edge = shapes[s].from_bytes / shapes[s].elem;
         int below = 0, at = 0, inside = 0;
         for (size_t i = 0; i < count; ++i) {
             const wk_scan_case *c = &cases[i];
             if (wk_dtype_size(c->dtype) != shapes[s].elem ||
-                (shapes[s].f64_compare && !(c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX))))
+                (shapes[s].f64_compare && !is_f64_compare(c)))
                 continue;
             below |= c->n == edge - 1;
             at |= c->n == edge;
@@ -136,7 +147,7 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
 static int in_key_kernel(const wk_scan_case *c)
 {
     wk_scan_plan p;
-    return c->dtype == WK_F64 && (c->op == WK_MIN || c->op == WK_MAX) &&
+    return is_f64_compare(c) &&
            wk_plan_scan_op(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, c->dtype, c->op, &p) == 0 &&
            p.block == WK_SCAN_WIDE_THREADS && p.vectors == WK_SCAN_WIDE_VECTORS;
 }
@@ -144,13 +155,10 @@ static int in_key_kernel(const wk_scan_case *c)
 static void check_f64_keys(wk_case_level level, const char *name, uint64_t seed)
 {
     static const wk_special specials[] = {WK_SPECIAL_NAN, WK_SPECIAL_EDGE_NAN, WK_SPECIAL_INF, WK_SPECIAL_AT_END};
-    size_t count = wk_scan_cases(level, seed, NULL, 0);
-    wk_scan_case *cases = calloc(count, sizeof *cases);
-    if (!cases) {
-        note(0, "cannot allocate the cases");
+    size_t count;
+    wk_scan_case *cases = list_cases(level, seed, &count);
+    if (!cases)
         return;
-    }
-    wk_scan_cases(level, seed, cases, count);
     int met[2][2][4] = {{{0}}}, edge_nan = 0, missing = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_scan_case *c = &cases[i];
