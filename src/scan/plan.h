@@ -58,7 +58,8 @@ extern "C" {
  *  - 4-byte elements from 256 MiB: 256 threads, 4 + 8 (48 KiB tiles,
  *    4 blocks per SM);
  *  - 8-byte elements from 128 MiB: 128 threads, 4 + 8 (24 KiB tiles,
- *    8 blocks per SM).
+ *    8 blocks per SM); the f64 min and max take 256 threads there
+ *    (WK_SCAN_WIDE_COMPARE_THREADS, below).
  * Speedups over CUB in a harness timed as the benchmark is (inclusive
  * sums; docs/scan.md, "Staged tiles for every width"): f32 at 2^26
  * 1.068-1.071 with 256 x (4 + 8) against 1.034-1.038 with the large tiles
