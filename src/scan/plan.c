@@ -42,6 +42,12 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
     return wk_plan_tiles(in_addr, out_addr, n, elem_size, threads, vectors, plan);
 }
 
+/* The f64 min and max shape has at least the threads of the 8-byte staged
+ * one and the same vectors, so its tiles are no smaller and no more of
+ * them are needed: wk_scan_max_tiles, which plans by element size, covers
+ * it. */
+_Static_assert(WK_SCAN_WIDE_COMPARE_THREADS >= WK_SCAN_WIDE_THREADS, "f64 min and max tiles are no smaller");
+
 int wk_plan_scan_op(uintptr_t in_addr, uintptr_t out_addr, size_t n, wk_dtype dtype, wk_op op,
                     wk_scan_plan *plan)
 {
