@@ -252,11 +252,13 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
         add_shape_edges(l, d, op, ex, base, span);
 }
 
-/* Elements for about 5000 large tiles of dtype (a long chain of tile
- * prefixes), plus a few so that the last tile is partial. */
+/* Elements for 5000 tiles of dtype's large shape (a long chain of tile
+ * prefixes), plus a few so that the last tile is partial. So many elements
+ * can plan smaller tiles, and more of them: 8-byte types reach their
+ * staged tiles, about 6700 of them. */
 static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, WK_SUM, first_large(d)) + extra; }
 
-/* 5000 tiles. Float sums of small integers stay exact over all of them, so
+/* 5000 tiles or more. Float sums of small integers stay exact over all of them, so
  * a prefix passed on wrong anywhere in the chain shows. */
 static void add_many_tiles(case_list *l)
 {
@@ -330,8 +332,11 @@ static void add_staged_edges(case_list *l, wk_case_level level)
             size_t in_registers = (size_t)staged.block * WK_SCAN_STAGED_REGISTER_VECTORS * staged.vec_elems;
             placement at = place(3 * r + 1, 4, 0);
             size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
-            /* The quick list: one run per staged kernel shape. */
-            if (level == WK_CASES_QUICK && r != 0 && !(d == WK_F64 && op != WK_SUM))
+            /* The quick list: the first run, and any run whose dtype and op
+             * take another staged shape at this edge. */
+            wk_scan_plan first = plan_of(runs[s][0].dtype, runs[s][0].op, edge);
+            int own_shape = staged.block != first.block || staged.vectors != first.vectors;
+            if (level == WK_CASES_QUICK && r != 0 && !own_shape)
                 continue;
             add(l, d, op, ex, INIT_VALUE, ends_in_stage, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
             if (level == WK_CASES_QUICK)

@@ -18,8 +18,8 @@
 extern "C" {
 #endif
 
-/* Tile shapes, chosen by input size and element size from measurements on
- * an H100 (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles)
+/* Tile shapes, chosen by input size and element size (and for the f64 min
+ * and max by the op, below) from measurements on an H100 (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles)
  * below 16 MiB of input, where more tiles spread a small input over more
  * SMs (for 8-byte elements below 1 MiB, narrow tiles: below); from 16 MiB
  * on, 512 threads with 8 vectors each (64 KiB tiles, 2 blocks per SM) for
@@ -51,8 +51,9 @@ extern "C" {
  * the rest of the tile is brought into shared memory by one bulk copy per
  * tile. A block then holds more bytes than its registers could, which
  * keeps more loads in flight while tiles wait on the chain (docs/scan.md,
- * "Staged tiles"). Three shapes, each with 4 + 8 or 4 + 12 vectors per
- * thread and 1024 threads per SM:
+ * "Staged tiles"). Three shapes by element size, and a fourth for the f64
+ * min and max, each with 4 + 8 or 4 + 12 vectors per thread and 1024
+ * threads per SM:
  *  - 4-byte elements from 1 GiB: 512 threads, 4 + 12 (128 KiB tiles,
  *    2 blocks per SM);
  *  - 4-byte elements from 256 MiB: 256 threads, 4 + 8 (48 KiB tiles,
@@ -84,11 +85,12 @@ extern "C" {
  * vectors (48 KiB tiles, 4 blocks per SM), where other 8-byte scans take
  * 128 × (4 + 8): a double min or max is two compares and two selects per
  * application (scan/carried_value.cuh), and twice the tile carries twice
- * the bytes per step of the chain. Speedups over CUB in the harness of
- * docs/scan.md ("Staged tiles for every width"), f64 max at 2^24 / 2^26 /
- * 2^28: 0.935-0.939 / 0.978-0.979 / 0.989-0.990 with 256 × (4 + 8),
- * 0.914-0.916 / 0.958-0.959 / 0.972-0.973 with 128 × (4 + 8). The f64 sums
- * and the i64 scans run faster in the 128-thread tiles (same table). */
+ * the bytes per step of the chain. Speedups over CUB in the shape sweep of
+ * docs/scan.md ("Staged tiles for every width", and "f64 min and max in
+ * 256-thread staged tiles" for 2^24), f64 max at 2^24 / 2^26 / 2^28:
+ * 0.935-0.939 / 0.978-0.979 / 0.989-0.990 with 256 × (4 + 8), 0.914-0.916 /
+ * 0.958-0.959 / 0.972-0.973 with 128 × (4 + 8). The f64 sums and the i64
+ * scans run faster in the 128-thread tiles (same table). */
 #define WK_SCAN_WIDE_COMPARE_THREADS WK_SCAN_MID_THREADS
 #define WK_SCAN_WIDE_COMPARE_MIN_BLOCKS WK_SCAN_MID_MIN_BLOCKS
 
@@ -111,8 +113,9 @@ typedef struct wk_scan_plan {
 } wk_scan_plan;
 
 /* Plans a scan of n elements of elem_size bytes from in_addr to out_addr
- * (both multiples of elem_size). Returns 0 on success, -1 for bad
- * arguments. */
+ * (both multiples of elem_size) in the tile shape of that element size:
+ * what every op of that size takes but the f64 min and max
+ * (wk_plan_scan_op). Returns 0 on success, -1 for bad arguments. */
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_scan_plan *plan);
 

@@ -93,51 +93,60 @@ static void check_level(wk_case_level level, const char *name, uint64_t seed)
     free(cases);
 }
 
-/* The last tile of case c ends inside the shared-memory part of a staged
- * tile of `threads` threads: past its register part, short of its end. */
-static int ends_in_stage(const wk_scan_case *c, unsigned threads)
+/* Case c's plan (for its own size, or for n elements) has the shape
+ * `threads` x `vectors`. */
+static int plans_shape(const wk_scan_case *c, size_t n, unsigned threads, unsigned vectors, wk_scan_plan *p)
 {
     size_t elem = wk_dtype_size(c->dtype);
+    return wk_plan_scan_op(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, n, c->dtype, c->op, p) ==
+               0 &&
+           p->block == threads && p->vectors == vectors;
+}
+
+/* The last tile of case c ends inside the shared-memory part of a staged
+ * tile of that shape: past its register part, short of its end. */
+static int ends_in_stage(const wk_scan_case *c, unsigned threads, unsigned vectors)
+{
     wk_scan_plan p;
-    if (wk_plan_scan_op(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, c->n, c->dtype, c->op, &p) !=
-            0 ||
-        p.block != threads || p.tiles == 0)
+    if (!plans_shape(c, c->n, threads, vectors, &p) || p.tiles == 0)
         return 0;
     size_t in_last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
     size_t in_registers = (size_t)threads * WK_SCAN_STAGED_REGISTER_VECTORS * p.vec_elems;
     return in_last > in_registers && in_last < p.tile_elems;
 }
 
+/* Each staged shape, from its first size on, is met by cases of the dtypes
+ * and ops that take it there: the last size below, the first at it, and a
+ * last tile inside its shared-memory part. */
 static void check_staged_edges(wk_case_level level, const char *name, uint64_t seed)
 {
-    /* f64_compare: the f64 min and max shape, met by those scans only. */
     static const struct {
         size_t from_bytes, elem;
-        unsigned threads;
-        int f64_compare;
-    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_MID_THREADS, 0},
-                  {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS, 0},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, 0},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_COMPARE_THREADS, 1}};
+        unsigned threads, vectors;
+    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_MID_THREADS, WK_SCAN_MID_VECTORS},
+                  {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS, WK_SCAN_STAGED_VECTORS},
+                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS},
+                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS}};
     size_t count;
     wk_scan_case *cases = list_cases(level, seed, &count);
     if (!cases)
         return;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+        const unsigned threads = shapes[s].threads, vectors = shapes[s].vectors;
         size_t edge = shapes[s].from_bytes / shapes[s].elem;
         int below = 0, at = 0, inside = 0;
         for (size_t i = 0; i < count; ++i) {
             const wk_scan_case *c = &cases[i];
-            if (wk_dtype_size(c->dtype) != shapes[s].elem ||
-                (shapes[s].f64_compare && !is_f64_compare(c)))
+            wk_scan_plan p;
+            if (wk_dtype_size(c->dtype) != shapes[s].elem || !plans_shape(c, edge, threads, vectors, &p))
                 continue;
             below |= c->n == edge - 1;
             at |= c->n == edge;
-            inside |= ends_in_stage(c, shapes[s].threads);
+            inside |= ends_in_stage(c, threads, vectors);
         }
         char what[160];
-        snprintf(what, sizeof what, "%s list, %zu-byte staged tiles of %u threads from %zu elements: below %d, at %d, ending inside %d",
-                 name, shapes[s].elem, shapes[s].threads, edge, below, at, inside);
+        snprintf(what, sizeof what, "%s list, %zu-byte staged tiles %u x %u from %zu elements: below %d, at %d, ending inside %d",
+                 name, shapes[s].elem, threads, vectors, edge, below, at, inside);
         note(inside && (level == WK_CASES_QUICK || (below && at)), what);
     }
     free(cases);
@@ -159,7 +168,8 @@ static void check_f64_keys(wk_case_level level, const char *name, uint64_t seed)
     wk_scan_case *cases = list_cases(level, seed, &count);
     if (!cases)
         return;
-    int met[2][2][4] = {{{0}}}, edge_nan = 0, missing = 0;
+    /* Per op and kind: each special, then all-equal data. */
+    int met[2][2][5] = {{{0}}}, edge_nan = 0, missing = 0;
     for (size_t i = 0; i < count; ++i) {
         const wk_scan_case *c = &cases[i];
         if (!in_key_kernel(c))
@@ -168,14 +178,17 @@ static void check_f64_keys(wk_case_level level, const char *name, uint64_t seed)
         for (int s = 0; s < 4; ++s)
             if (c->special == specials[s])
                 met[c->op == WK_MAX][c->exclusive != 0][s] = 1;
+        if (c->pattern == WK_GEN_CONSTANT && c->special == WK_SPECIAL_NONE)
+            met[c->op == WK_MAX][c->exclusive != 0][4] = 1;
     }
     for (int o = 0; o < 2; ++o)
         for (int ex = 0; ex < 2; ++ex)
-            for (int s = 0; s < 4; ++s)
+            for (int s = 0; s < 5; ++s)
                 missing += !met[o][ex][s];
     char what[160];
-    snprintf(what, sizeof what, "%s list, f64 min / max in the key kernels: edge NaNs %d, %d of 16 op x kind x special missing",
-             name, edge_nan, missing);
+    snprintf(what, sizeof what,
+             "%s list, f64 min / max in the key kernels: edge NaNs %d, %d of 20 op x kind x data kinds missing", name,
+             edge_nan, missing);
     note(level == WK_CASES_QUICK ? edge_nan : missing == 0, what);
     free(cases);
 }
