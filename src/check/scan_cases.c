@@ -253,13 +253,13 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
 }
 
 /* Elements for 5000 tiles of dtype's large shape (a long chain of tile
- * prefixes), plus a few so that the last tile is partial. So many elements
- * can plan smaller tiles, and more of them: 8-byte types reach their
+ * prefixes), plus a few so that the last tile is partial. That many
+ * elements may plan a shape of smaller tiles: 8-byte types reach their
  * staged tiles, about 6700 of them. */
 static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, WK_SUM, first_large(d)) + extra; }
 
-/* 5000 tiles or more. Float sums of small integers stay exact over all of them, so
- * a prefix passed on wrong anywhere in the chain shows. */
+/* 5000 tiles or more. Float sums of small integers stay exact over all of
+ * them, so a prefix passed on wrong anywhere in the chain shows. */
 static void add_many_tiles(case_list *l)
 {
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {

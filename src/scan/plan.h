@@ -19,16 +19,17 @@ extern "C" {
 #endif
 
 /* Tile shapes, chosen by input size and element size (and for the f64 min
- * and max by the op, below) from measurements on an H100 (docs/scan.md): 512 threads with 4 vectors each (32 KiB tiles)
- * below 16 MiB of input, where more tiles spread a small input over more
- * SMs (for 8-byte elements below 1 MiB, narrow tiles: below); from 16 MiB
- * on, 512 threads with 8 vectors each (64 KiB tiles, 2 blocks per SM) for
- * 4-byte elements, and 128 threads with 16 vectors each (32 KiB tiles,
- * 4 blocks per SM) for 8-byte elements; larger inputs take staged tiles
- * (below). 2-byte elements keep the 32 KiB tiles at every size: their
- * 64 KiB kernels spilled hundreds of bytes per thread at 64 registers, and
- * an f16 sum of 2^28 elements read and wrote 2007 GB/s with 32 KiB tiles
- * against 1148 with 64 KiB ones. */
+ * and max by the op, below) from measurements on an H100 (docs/scan.md):
+ * 512 threads with 4 vectors each (32 KiB tiles) below 16 MiB of input,
+ * where more tiles spread a small input over more SMs (for 8-byte elements
+ * below 1 MiB, narrow tiles: below); from 16 MiB on, 512 threads with 8
+ * vectors each (64 KiB tiles, 2 blocks per SM) for 4-byte elements, and
+ * 128 threads with 16 vectors each (32 KiB tiles, 4 blocks per SM) for
+ * 8-byte elements; larger inputs take staged tiles (below). 2-byte
+ * elements keep the 32 KiB tiles at every size: their 64 KiB kernels
+ * spilled hundreds of bytes per thread at 64 registers, and an f16 sum of
+ * 2^28 elements read and wrote 2007 GB/s with 32 KiB tiles against 1148
+ * with 64 KiB ones. */
 #define WK_SCAN_THREADS 512
 #define WK_SCAN_SMALL_VECTORS 4
 #define WK_SCAN_LARGE_VECTORS 8
