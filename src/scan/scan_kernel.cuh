@@ -232,7 +232,7 @@ template <class S, class Op, int Threads, int Vectors, int MinBlocks>
 inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 {
     constexpr int in_registers = WK_SCAN_STAGED_REGISTER_VECTORS, in_shared = Vectors - in_registers;
-    constexpr size_t shared_bytes = staged_shared_bytes(Threads, Vectors);
+    constexpr size_t shared_bytes = staged_shared_bytes(Threads, in_shared);
     scan_kernel_ptr<S> kernel = shape_kernel<S, Op, Threads, in_registers, MinBlocks, in_shared>(l->exclusive != 0);
     cudaError_t err = allow_staged_shared(kernel, shared_bytes);
     if (err != cudaSuccess)
@@ -242,8 +242,9 @@ inline cudaError_t launch_staged(const wk_scan_launch *l, const tile_io<S> &io)
 }
 
 /* Launches the kernel of the plan's tile shape (plan.h): one shape for
- * 2-byte elements, four each for 4-byte and 8-byte ones, and one more for
- * the f64 min and max. */
+ * 2-byte elements, four each for 4-byte and 8-byte ones (the f64 min and
+ * max with their own staged shape). A plan of a shape the op does not
+ * take gets cudaErrorInvalidValue. */
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
 {
     static_assert(sizeof(typename carried<S, Op>::type) <= 8, "value slots are 8 bytes");
@@ -259,14 +260,22 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     const unsigned block = l->plan.block, vectors = l->plan.vectors;
     scan_kernel_ptr<S> kernel;
     if constexpr (sizeof(S) == 8) {
-        if constexpr (std::is_same<S, double>::value && (std::is_same<Op, min>::value || std::is_same<Op, max>::value)) {
-            if (block == WK_SCAN_WIDE_COMPARE_THREADS && vectors == WK_SCAN_WIDE_STAGED_VECTORS)
-                return launch_staged<S, Op, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
-                                     WK_SCAN_WIDE_COMPARE_MIN_BLOCKS>(l, io);
+        /* The f64 min and max take their own staged shape (plan.h) and
+         * plan no 128-thread staged tiles, so none are built for them. */
+        constexpr bool f64_compare =
+            std::is_same<S, double>::value && (std::is_same<Op, min>::value || std::is_same<Op, max>::value);
+        if (vectors == WK_SCAN_WIDE_STAGED_VECTORS) {
+            if constexpr (f64_compare)
+                return block == WK_SCAN_WIDE_COMPARE_THREADS
+                           ? launch_staged<S, Op, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
+                                           WK_SCAN_WIDE_COMPARE_MIN_BLOCKS>(l, io)
+                           : cudaErrorInvalidValue;
+            else
+                return block == WK_SCAN_WIDE_THREADS
+                           ? launch_staged<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
+                                           WK_SCAN_WIDE_STAGED_MIN_BLOCKS>(l, io)
+                           : cudaErrorInvalidValue;
         }
-        if (block == WK_SCAN_WIDE_THREADS && vectors == WK_SCAN_WIDE_STAGED_VECTORS)
-            return launch_staged<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
-                                 WK_SCAN_WIDE_STAGED_MIN_BLOCKS>(l, io);
         if (block == WK_SCAN_NARROW_THREADS)
             kernel = shape_kernel<S, Op, WK_SCAN_NARROW_THREADS, small, WK_SCAN_NARROW_MIN_BLOCKS>(ex);
         else if (vectors == small)

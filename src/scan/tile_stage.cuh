@@ -65,11 +65,10 @@ template <class S> struct tile_stage {
 };
 
 /* Bytes of the shared-memory part of a staged tile of `threads` threads
- * with `vectors` vectors each, WK_SCAN_STAGED_REGISTER_VECTORS of them in
- * registers (plan.h). */
-constexpr size_t staged_shared_bytes(int threads, int vectors)
+ * with `in_shared` of their vectors there (plan.h). */
+constexpr size_t staged_shared_bytes(int threads, int in_shared)
 {
-    return (size_t)threads * (size_t)(vectors - WK_SCAN_STAGED_REGISTER_VECTORS) * WK_SCAN_VECTOR_BYTES;
+    return (size_t)threads * (size_t)in_shared * WK_SCAN_VECTOR_BYTES;
 }
 
 /* Gives the block its tile (claim_tile, tile_order.cuh) with its loads

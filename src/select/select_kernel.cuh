@@ -427,7 +427,7 @@ template <class S, int Mode, int Threads, int vectors, int MinBlocks>
 inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
 {
     constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers;
-    *shared_bytes = scan::staged_shared_bytes(Threads, vectors);
+    *shared_bytes = scan::staged_shared_bytes(Threads, in_shared);
     if constexpr (vectors == WK_SELECT_STAGED_VECTORS) {
         if (wide_counts)
             return select_kernel<S, unsigned long long, Mode, in_registers, MinBlocks, in_shared, Threads>;
