@@ -674,7 +674,7 @@ static void test_mixed_widths(uint64_t seed)
             j->h_got = h_out[b] + out_off * elem;
 
             wk_scan_plan plan;
-            wk_plan_scan((uintptr_t)j->call.in, (uintptr_t)j->call.out, n, elem, &plan);
+            wk_plan_scan_op((uintptr_t)j->call.in, (uintptr_t)j->call.out, n, d, op, &plan);
             j->tiles = plan.tiles;
             if (k % 8 != 5 && plan.tiles < fewest)
                 fewest = plan.tiles;
