@@ -122,6 +122,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
             const P warp_total = lane < Warps ? s_total[k & 1][lane] : neutral<P>(op);
             const P inclusive = warp_inclusive_scan(warp_total, op);
             const P aggregate = shfl(full_mask, inclusive, Warps - 1);
+            const P warp_prefix = shift_up_one(inclusive, op); /* a shuffle: every lane */
             P tile_prefix;
             if (tile == 0) {
                 tile_prefix = Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
@@ -131,7 +132,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
                     ts.publish(tile, FLAG_INCLUSIVE, op(tile_prefix, aggregate));
             }
             if (lane < Warps)
-                s_prefix[k & 1][lane] = op(tile_prefix, shift_up_one(inclusive, op));
+                s_prefix[k & 1][lane] = op(tile_prefix, warp_prefix);
             barrier_signal(BAR_PREFIX + (k & 1), all_threads);
         }
     }
