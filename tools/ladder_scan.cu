@@ -316,7 +316,7 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
         return 2;
     }
     wk_scan_plan plan;
-    wk_plan_scan_op((uintptr_t)d_in, (uintptr_t)d_out, n, dtype, WK_SUM, &plan);
+    wk_plan_scan((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), &plan);
     auto wk_run = [=](cudaStream_t stream) {
         wk_status status = wk_inclusive_scan(ctx, d_in, d_out, n, dtype, WK_SUM, stream);
         if (status != WK_SUCCESS) {

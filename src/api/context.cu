@@ -96,6 +96,8 @@ extern "C" wk_status wk_create(wk_context **out, int device)
         err = cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount, device);
         if (err == cudaSuccess)
             err = cudaDeviceGetAttribute(&c->cc_major, cudaDevAttrComputeCapabilityMajor, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&c->shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
         if (err != cudaSuccess)
             status = wk_cuda_fail(err, "reading the device attributes");
     }

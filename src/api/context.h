@@ -9,6 +9,7 @@ struct wk_context {
     int device;
     int sm_count;
     int cc_major;          /* compute capability, major number            */
+    int shared_per_block;  /* most shared memory a block may opt in to    */
     unsigned max_grid;     /* most blocks a reduce launches               */
     void *workspace;       /* one allocation holding the three below      */
     void *partials;        /* max_grid partial-result slots               */

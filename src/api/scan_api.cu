@@ -49,7 +49,10 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     if (status != WK_SUCCESS || n == 0)
         return status;
     wk_scan_launch l;
-    if (wk_plan_scan_op((uintptr_t)d_in, (uintptr_t)d_out, n, dtype, op, &l.plan) != 0)
+    /* Bulk copies (sm_90) and room for three tiles per block. */
+    const int pipelined_ok =
+        ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SCAN_PIPELINED_SHARED_BYTES;
+    if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, fn)) != WK_SUCCESS)
         return status;
@@ -59,6 +62,9 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     l.exclusive = exclusive;
     l.init = init;
     l.slots = wk_scan_slots_view(ctx);
+    /* The pipelined kernel's blocks each take a whole SM's shared memory
+     * and stay until the tiles run out: one per SM, or per tile if fewer. */
+    l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
     cudaError_t err = launchers[dtype](&l);

@@ -111,19 +111,17 @@ static void add_sum_twinned(case_list *l, wk_dtype d, int ex, init_kind init, si
         add(l, d, WK_SUM, ex, init, n, at, WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
 }
 
-/* The plan of a scan of n elements of dtype under op (the tile shape
- * follows the input's size, and for f64 min and max the op), its elements
- * per tile, and the plan's offset (in elements from the 16-byte boundary
- * below d_in) for an input in_offset elements past a 256-byte boundary,
- * all from the planner the library uses. */
-static wk_scan_plan plan_of(wk_dtype d, wk_op op, size_t n)
+/* The elements per tile of a scan of n elements of dtype (the tile shape
+ * follows the input's size; every op takes the same), and the plan's
+ * offset (in elements from the 16-byte boundary below d_in) for an input
+ * in_offset elements past a 256-byte boundary, both from the planner the
+ * library uses on sm_90 and later. */
+static size_t tile_elems(wk_dtype d, size_t n)
 {
     wk_scan_plan p;
-    wk_plan_scan_op(0x10000, 0x10000, n, d, op, &p);
-    return p;
+    wk_plan_scan(0x10000, 0x10000, n, wk_dtype_size(d), &p);
+    return p.tile_elems;
 }
-
-static size_t tile_elems(wk_dtype d, wk_op op, size_t n) { return plan_of(d, op, n).tile_elems; }
 
 /* The fewest elements that plan large tiles. */
 static size_t first_large(wk_dtype d) { return WK_SCAN_LARGE_FROM_BYTES / wk_dtype_size(d); }
@@ -188,7 +186,7 @@ static void add_quick(case_list *l, wk_dtype d, wk_op op, int ex)
  * with large ones, and the first large-tile boundary past them. */
 static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int ex, size_t base, size_t span)
 {
-    size_t edge = first_large(d), large = tile_elems(d, op, edge), boundary = edge / large + 1;
+    size_t edge = first_large(d), large = tile_elems(d, edge), boundary = edge / large + 1;
     add(l, d, op, ex, INIT_VALUE, edge - 1, place(base + 1, span, 0), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
     add(l, d, op, ex, INIT_IDENTITY, edge, place(base + 2, span, ex), mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
     for (size_t delta = 0; delta < 2; ++delta) {
@@ -216,7 +214,7 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
     /* One element either side of the first three tile boundaries, which
      * move with the input's offset within its vector. Small integers for
      * float sums: an element lost or doubled at the seam shows. */
-    size_t tile = tile_elems(d, op, 1);
+    size_t tile = tile_elems(d, 1);
     for (size_t m = 1; m <= 3; ++m)
         for (int delta = -1; delta <= 1; ++delta) {
             placement at = place(base + 3 * m + (size_t)(delta + 1), span, m == 2 && delta == 0);
@@ -256,7 +254,7 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
  * prefixes), plus a few so that the last tile is partial. That many
  * elements may plan a shape of smaller tiles: 8-byte types reach their
  * staged tiles, about 6700 of them. */
-static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, WK_SUM, first_large(d)) + extra; }
+static size_t many_tiles(wk_dtype d, size_t extra) { return 5000 * tile_elems(d, first_large(d)) + extra; }
 
 /* 5000 tiles or more. Float sums of small integers stay exact over all of
  * them, so a prefix passed on wrong anywhere in the chain shows. */
@@ -274,16 +272,17 @@ static void add_many_tiles(case_list *l)
     add(l, WK_F16, WK_MIN, 1, INIT_VALUE, many_tiles(WK_F16, 7), place(11, 4, 1), WK_GEN_UNIFORM, WK_SPECIAL_NAN);
 }
 
-/* The f64 min and max scans that carry ordered integer keys
- * (scan/carried_value.cuh): 8-byte inputs of 16 MiB up to the wide staged
- * tiles. Each key path gets its own case: NaNs (the key that wins, and a
- * NaN whose bits lie just past infinity's, of either sign), infinities,
- * the extremes last, and all-equal data, inclusive and exclusive. The
- * quick list keeps one, so that the sanitizers run the key kernels. */
+/* The f64 min and max of 16 MiB and more, up to the wide pipelined tiles:
+ * the pipelined kernel on sm_90 and later, and before sm_90 the chained
+ * kernel with ordered integer keys (scan/carried_value.cuh). Each key path
+ * gets its own case: NaNs (the key that wins, and a NaN whose bits lie
+ * just past infinity's, of either sign), infinities, the extremes last,
+ * and all-equal data, inclusive and exclusive. The quick list keeps one,
+ * so that the sanitizers run these kernels. */
 static void add_f64_keys(case_list *l, wk_case_level level)
 {
     static const wk_special specials[] = {WK_SPECIAL_NAN, WK_SPECIAL_EDGE_NAN, WK_SPECIAL_INF, WK_SPECIAL_AT_END};
-    size_t first = first_large(WK_F64), last = WK_SCAN_WIDE_STAGED_FROM_BYTES / wk_dtype_size(WK_F64) - 1;
+    size_t first = first_large(WK_F64), last = WK_SCAN_PIPELINED_WIDE_FROM_BYTES / wk_dtype_size(WK_F64) - 1;
     static const wk_op ops[] = {WK_MIN, WK_MAX};
     if (level == WK_CASES_QUICK) {
         add(l, WK_F64, WK_MIN, 1, INIT_VALUE, first + 5, place(1, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_EDGE_NAN);
@@ -300,45 +299,36 @@ static void add_f64_keys(case_list *l, wk_case_level level)
         }
 }
 
-/* Where scans turn to each staged shape (scan/plan.h): the last size with
- * the shape below, the first with the staged one (in place for some), and
- * inputs whose last tile ends just inside its shared-memory part, so that
- * the part is loaded lane by lane rather than copied. Small integers for
- * the float sums (mixed_pattern's odd choice): a lost or doubled element
- * at a seam shows. The quick list keeps one per kernel shape, for the
- * sanitizers. */
-static void add_staged_edges(case_list *l, wk_case_level level)
+/* Where scans turn to the pipelined kernel and to its wide shape
+ * (scan/plan.h): the last size with the shape below, the first with the
+ * new one (in place for some), and inputs whose last tile holds a single
+ * element or all but one, which the compute threads load themselves
+ * rather than copy. Small integers for the float sums (mixed_pattern's odd
+ * choice): a lost or doubled element at a seam shows. The quick list keeps
+ * a 4-byte and an 8-byte run of each shape, for the sanitizers. */
+static void add_pipelined_edges(case_list *l, wk_case_level level)
 {
     static const struct {
         wk_dtype dtype;
         wk_op op;
         int exclusive;
     } runs[][3] = {
-        {{WK_F32, WK_SUM, 0}, {WK_I32, WK_SUM, 1}, {WK_U32, WK_MAX, 0}},
-        {{WK_F32, WK_SUM, 1}, {WK_I32, WK_SUM, 0}, {WK_F32, WK_MAX, 1}},
-        {{WK_F64, WK_SUM, 0}, {WK_I64, WK_SUM, 1}, {WK_F64, WK_MAX, 1}},
+        {{WK_F32, WK_SUM, 0}, {WK_I32, WK_SUM, 1}, {WK_F64, WK_MAX, 0}},
+        {{WK_F32, WK_SUM, 1}, {WK_I64, WK_SUM, 0}, {WK_F64, WK_MAX, 1}},
     };
-    /* The f64 max run meets the f64 min and max shape (plan.h). */
-    static const size_t from_bytes[] = {WK_SCAN_MID_FROM_BYTES, WK_SCAN_STAGED_FROM_BYTES,
-                                        WK_SCAN_WIDE_STAGED_FROM_BYTES};
+    static const size_t from_bytes[] = {WK_SCAN_PIPELINED_FROM_BYTES, WK_SCAN_PIPELINED_WIDE_FROM_BYTES};
     for (size_t s = 0; s < COUNT(from_bytes); ++s)
         for (size_t r = 0; r < COUNT(runs[s]); ++r) {
             wk_dtype d = runs[s][r].dtype;
             wk_op op = runs[s][r].op;
             int ex = runs[s][r].exclusive;
-            size_t elem = wk_dtype_size(d), edge = from_bytes[s] / elem;
-            wk_scan_plan staged = plan_of(d, op, edge);
-            size_t tile = staged.tile_elems;
-            size_t in_registers = (size_t)staged.block * WK_SCAN_STAGED_REGISTER_VECTORS * staged.vec_elems;
-            placement at = place(3 * r + 1, 4, 0);
-            size_t ends_in_stage = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
-            /* The quick list: the first run, and any run whose dtype and op
-             * take another staged shape at this edge. */
-            wk_scan_plan first = plan_of(runs[s][0].dtype, runs[s][0].op, edge);
-            int own_shape = staged.block != first.block || staged.vectors != first.vectors;
-            if (level == WK_CASES_QUICK && r != 0 && !own_shape)
+            size_t edge = from_bytes[s] / wk_dtype_size(d);
+            size_t tile = tile_elems(d, edge);
+            if (level == WK_CASES_QUICK && r == 1)
                 continue;
-            add(l, d, op, ex, INIT_VALUE, ends_in_stage, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
+            placement at = place(3 * r + 1, 4, 0);
+            size_t one_in_last = (edge / tile + 1) * tile + 1 - plan_offset(d, at.in_offset);
+            add(l, d, op, ex, INIT_VALUE, one_in_last, at, mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
             if (level == WK_CASES_QUICK)
                 continue;
             add(l, d, op, ex, INIT_IDENTITY, edge - 1, place(3 * r, 4, 0), mixed_pattern(d, op, 1),
@@ -346,7 +336,7 @@ static void add_staged_edges(case_list *l, wk_case_level level)
             add(l, d, op, ex, INIT_VALUE, edge, place(3 * r + 2, 4, (int)(r % 2)), mixed_pattern(d, op, 1),
                 WK_SPECIAL_NONE);
             at = place(3 * r + 5, 4, 0);
-            add(l, d, op, ex, INIT_IDENTITY, 2 * tile + in_registers - 1 - plan_offset(d, at.in_offset) + edge, at,
+            add(l, d, op, ex, INIT_IDENTITY, (edge / tile + 2) * tile - 1 - plan_offset(d, at.in_offset), at,
                 mixed_pattern(d, op, 1), WK_SPECIAL_NONE);
         }
 }
@@ -368,7 +358,7 @@ size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size
             }
     if (level != WK_CASES_QUICK)
         add_many_tiles(&l);
-    add_staged_edges(&l, level);
+    add_pipelined_edges(&l, level);
     add_f64_keys(&l, level);
     return l.count;
 }

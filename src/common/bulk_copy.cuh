@@ -47,6 +47,16 @@ __device__ inline void bulk_copy_start(void *dst, const void *src, unsigned byte
 #endif
 }
 
+/* By each thread that wrote shared memory with ordinary stores which a
+ * later bulk copy will overwrite: orders those writes before the copy,
+ * which writes through the async proxy. */
+__device__ inline void bulk_copy_fence_writes()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
 /* Waits until the barrier's phase `parity` (0 for the first copy, 1 for
  * the second) has completed: the copied bytes are then visible. */
 __device__ inline void bulk_copy_wait(unsigned long long *barrier, unsigned parity)

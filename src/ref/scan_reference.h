@@ -87,8 +87,8 @@ size_t wk_ref_scan_depth(const wk_scan_plan *plan, const wk_ref_scan_spec *spec,
  * of h_in[0 .. n). Every output is checked. Float sums: under the exact rule
  * exactly; otherwise output i within wk_ref_sum_matches of the exact prefix
  * (sum |x| including |init|) at wk_ref_scan_depth(plan, spec, i), plan being
- * the launch's (wk_plan_scan_op of the pointers, dtype and op the GPU
- * used). The exclusive scan's output 0 must be the init itself. Everything else exactly. Floats
+ * the launch's (wk_plan_scan_for of the pointers, element size and device
+ * the GPU used). The exclusive scan's output 0 must be the init itself. Everything else exactly. Floats
  * compare by value: NaN matches any NaN, -0 matches +0.
  *
  * Returns the number of mismatching outputs (0: the output is right), or

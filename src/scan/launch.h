@@ -40,6 +40,7 @@ typedef struct wk_scan_launch {
     int exclusive;
     wk_value init;            /* exclusive scans: the first output         */
     wk_tile_slots slots;
+    unsigned grid;            /* blocks of a pipelined plan: at most one per SM */
     int overlap_launch;       /* programmatic stream serialization (sm_90+) */
     cudaStream_t stream;
 } wk_scan_launch;

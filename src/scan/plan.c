@@ -17,48 +17,37 @@ int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_s
     plan->block = threads;
     plan->tiles = n == 0 ? 0 : ceil_div(plan->offset + n, plan->tile_elems);
     plan->vector_stores = in_addr % WK_SCAN_VECTOR_BYTES == out_addr % WK_SCAN_VECTOR_BYTES;
+    plan->pipelined = 0;
     return 0;
 }
 
-int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
-                 wk_scan_plan *plan)
+int wk_plan_scan_for(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, int pipelined_ok,
+                     wk_scan_plan *plan)
 {
     const size_t bytes = n * elem_size;
     unsigned threads = WK_SCAN_THREADS, vectors = WK_SCAN_SMALL_VECTORS;
+    int pipelined = 0;
     if (elem_size == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
         threads = WK_SCAN_NARROW_THREADS;
     else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem_size == 2)
         ;
-    else if (elem_size == 8 && bytes >= WK_SCAN_WIDE_STAGED_FROM_BYTES)
-        threads = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_STAGED_VECTORS;
+    else if (pipelined_ok && bytes >= WK_SCAN_PIPELINED_WIDE_FROM_BYTES)
+        threads = WK_SCAN_PIPELINED_WIDE_THREADS, vectors = WK_SCAN_PIPELINED_WIDE_VECTORS, pipelined = 1;
+    else if (pipelined_ok)
+        threads = WK_SCAN_PIPELINED_THREADS, vectors = WK_SCAN_PIPELINED_VECTORS, pipelined = 1;
     else if (elem_size == 8)
         threads = WK_SCAN_WIDE_THREADS, vectors = WK_SCAN_WIDE_VECTORS;
-    else if (elem_size == 4 && bytes >= WK_SCAN_STAGED_FROM_BYTES)
-        vectors = WK_SCAN_STAGED_VECTORS;
-    else if (elem_size == 4 && bytes >= WK_SCAN_MID_FROM_BYTES)
-        threads = WK_SCAN_MID_THREADS, vectors = WK_SCAN_MID_VECTORS;
     else
         vectors = WK_SCAN_LARGE_VECTORS;
-    return wk_plan_tiles(in_addr, out_addr, n, elem_size, threads, vectors, plan);
+    if (wk_plan_tiles(in_addr, out_addr, n, elem_size, threads, vectors, plan) != 0)
+        return -1;
+    plan->pipelined = pipelined;
+    return 0;
 }
 
-/* The f64 min and max shape has at least the threads of the 8-byte staged
- * one and the same vectors, so its tiles are no smaller and no more of
- * them are needed: wk_scan_max_tiles, which plans by element size, covers
- * it. */
-_Static_assert(WK_SCAN_WIDE_COMPARE_THREADS >= WK_SCAN_WIDE_THREADS, "f64 min and max tiles are no smaller");
-
-int wk_plan_scan_op(uintptr_t in_addr, uintptr_t out_addr, size_t n, wk_dtype dtype, wk_op op,
-                    wk_scan_plan *plan)
+int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, wk_scan_plan *plan)
 {
-    const size_t elem = wk_dtype_size(dtype);
-    if (elem == 0 || wk_plan_scan(in_addr, out_addr, n, elem, plan) != 0)
-        return -1;
-    const int f64_compare = dtype == WK_F64 && (op == WK_MIN || op == WK_MAX);
-    if (f64_compare && plan->block == WK_SCAN_WIDE_THREADS && plan->vectors == WK_SCAN_WIDE_STAGED_VECTORS)
-        return wk_plan_tiles(in_addr, out_addr, n, elem, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS,
-                             plan);
-    return 0;
+    return wk_plan_scan_for(in_addr, out_addr, n, elem_size, 1, plan);
 }
 
 size_t wk_scan_max_tiles(size_t n, size_t elem_size)
@@ -66,12 +55,17 @@ size_t wk_scan_max_tiles(size_t n, size_t elem_size)
     if (elem_size == 0 || WK_SCAN_VECTOR_BYTES % elem_size != 0 || n == 0)
         return 0;
     /* The most tiles come with the most elements before the first 16-byte
-     * boundary. */
-    wk_scan_plan plan;
-    size_t worst_offset = WK_SCAN_VECTOR_BYTES / elem_size - 1;
-    if (wk_plan_scan(worst_offset * elem_size, 0, n, elem_size, &plan) != 0)
-        return 0;
-    return plan.tiles;
+     * boundary, in whichever of the two devices' shapes has the smaller
+     * tiles. */
+    size_t most = 0, worst_offset = WK_SCAN_VECTOR_BYTES / elem_size - 1;
+    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok) {
+        wk_scan_plan plan;
+        if (wk_plan_scan_for(worst_offset * elem_size, 0, n, elem_size, pipelined_ok, &plan) != 0)
+            return 0;
+        if (plan.tiles > most)
+            most = plan.tiles;
+    }
+    return most;
 }
 
 /* The kernel's operations on the way from an element to an output (see

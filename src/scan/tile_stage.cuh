@@ -1,8 +1,9 @@
-/* The shared-memory part of a staged scan tile (plan.h): `count` 16-byte
- * vectors from vector `first` of the virtual array, brought in by one bulk
- * copy when they all lie inside the data, else loaded by each thread for
- * the vectors it reads itself (the first and last tiles, or GPUs without
- * the copy engine). */
+/* The shared-memory part of a staged select tile (select/plan.h): `count`
+ * 16-byte vectors from vector `first` of the virtual array, brought in by
+ * one bulk copy when they all lie inside the data, else loaded by each
+ * thread for the vectors it reads itself (the first and last tiles, or
+ * GPUs without the copy engine). Also take_tile, by which the block of a
+ * chained kernel (scan or select) gets its tile. */
 #ifndef WARPKIT_SCAN_TILE_STAGE_CUH
 #define WARPKIT_SCAN_TILE_STAGE_CUH
 
@@ -91,7 +92,7 @@ __device__ inline unsigned long long take_tile(const tile_slots &slots, bool wid
     }
     load(guess * tile_vecs);
     if (threadIdx.x == 0) {
-        *s_tile = claim_tile(slots, wide, s_stamp);
+        *s_tile = claim_tile(slots, wide, gridDim.x, gridDim.x, s_stamp);
         if constexpr (staged) {
             if (*s_tile != guess)
                 stage.restart(io, (size_t)*s_tile * tile_vecs + register_vecs);

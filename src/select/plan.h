@@ -21,10 +21,10 @@ extern "C" {
 #define WK_SELECT_LARGE_MIN_BLOCKS WK_SCAN_LARGE_MIN_BLOCKS
 #define WK_SELECT_LARGE_FROM_BYTES ((size_t)8 << 20)
 
-/* From 256 MiB on, 4-byte elements take staged tiles, as the scan does
- * (scan/plan.h): 4 vectors per thread in registers and more brought into
- * shared memory by one bulk copy. Below 1 GiB the scan's 48 KiB shape,
- * 256 threads with 4 + 8 vectors and 4 blocks per SM; from 1 GiB on,
+/* From 256 MiB on, 4-byte elements take staged tiles (scan/tile_stage.cuh):
+ * 4 vectors per thread in registers and more brought into shared memory
+ * by one bulk copy. Below 1 GiB 48 KiB tiles, 256 threads with 4 + 8
+ * vectors and 4 blocks per SM; from 1 GiB on,
  * 512 threads with 4 + 12 (128 KiB tiles, 2 blocks per SM). f32 and i32
  * selects on an H100 (docs/select.md), speedups over CUB: from 1 GiB on
  * 0.99-1.17 with 4 + 12 against 0.87-1.00 with the large tiles; at
@@ -34,13 +34,13 @@ extern "C" {
  * 0.3-1.3 % ahead of 512 x (4 + 8) for select-if and 3-5 % for partition
  * (docs/select.md, "Staged tiles of 256 threads"); at 64 MiB every staged
  * shape was slower. 8-byte elements keep the large tiles. */
-#define WK_SELECT_STAGED_REGISTER_VECTORS WK_SCAN_STAGED_REGISTER_VECTORS
-#define WK_SELECT_STAGED_MIN_BLOCKS WK_SCAN_STAGED_MIN_BLOCKS
-#define WK_SELECT_STAGED_MID_THREADS WK_SCAN_MID_THREADS
-#define WK_SELECT_STAGED_MID_VECTORS WK_SCAN_MID_VECTORS
-#define WK_SELECT_STAGED_MID_MIN_BLOCKS WK_SCAN_MID_MIN_BLOCKS
+#define WK_SELECT_STAGED_REGISTER_VECTORS 4
+#define WK_SELECT_STAGED_MIN_BLOCKS 2
+#define WK_SELECT_STAGED_MID_THREADS 256
+#define WK_SELECT_STAGED_MID_VECTORS 12
+#define WK_SELECT_STAGED_MID_MIN_BLOCKS 4
 #define WK_SELECT_STAGED_MID_FROM_BYTES ((size_t)256 << 20)
-#define WK_SELECT_STAGED_VECTORS WK_SCAN_STAGED_VECTORS
+#define WK_SELECT_STAGED_VECTORS 16
 #define WK_SELECT_STAGED_FROM_BYTES ((size_t)1 << 30)
 
 /* Plans a select of n elements of elem_size bytes at in_addr. Returns 0 on

@@ -2,7 +2,7 @@
  * per block, tiles chained by the scan's decoupled look-back
  * (scan/tile_status.cuh) over counts of kept elements.
  *
- * Tiles have the scan's shape and layout (scan/scan_kernel.cuh): warp w owns
+ * Tiles have the chained scan's layout (scan/scan_kernel.cuh): warp w owns
  * a contiguous run of 32 * K vectors and reads it in K rounds of one 16-byte
  * vector per lane. For each tile:
  *  - each lane marks the elements of each of its vectors that are kept, as
@@ -15,8 +15,8 @@
  *  - per round, each warp packs its kept elements in order into a shared
  *    pack buffer and copies them out with consecutive lanes, so that the
  *    global stores are contiguous whatever the selectivity.
- * Staged tiles (plan.h) hold most of the tile in shared memory, as the
- * scan's do, and go through the same steps for it.
+ * Staged tiles (plan.h) hold most of the tile in shared memory
+ * (scan/tile_stage.cuh) and go through the same steps for it.
  * wk_partition_if also packs the rejected elements from the far end of the
  * pack buffer and writes them backwards from the end of the output. The
  * last tile writes the total count. Counts are integers, so the look-back
@@ -239,8 +239,8 @@ __device__ inline void keep_bits(const select_io<S> &io, const vec<S> (&x)[count
 
 /* `rounds` vectors per thread in registers; for staged tiles (select/plan.h)
  * `staged` more per thread, after all of those of the registers, in the
- * dynamic shared memory, warp w owning the w-th run of 32 * staged, as in
- * the scan (scan/scan_kernel.cuh). Each warp then has two segments of the
+ * dynamic shared memory, warp w owning the w-th run of 32 * staged
+ * (scan/tile_stage.cuh). Each warp then has two segments of the
  * tile, its register run and its staged run; the staged run's keep bits
  * are kept in shared memory between the count and the writing. */
 template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0, int Threads = WK_SCAN_THREADS>

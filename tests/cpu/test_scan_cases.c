@@ -2,11 +2,12 @@
  * more than 2^20 elements has a small-integer case of the same dtype, size,
  * kind and placement, which the checker compares exactly (the exact rule).
  * At those sizes the tolerance for uniform data exceeds 1, so without the
- * twin a lost or doubled element would pass unseen. And each staged tile
+ * twin a lost or doubled element would pass unseen. And each pipelined tile
  * shape (scan/plan.h) is met at its edge: the last size below it, the
- * first at it, and a size whose last tile ends inside its shared-memory
- * part (in the quick list, which the sanitizers run, at least the last).
- * The f64 min and max kernels that carry ordered keys meet NaNs, edge NaNs,
+ * first at it, and a size whose last tile holds a single element (in the
+ * quick list, which the sanitizers run, at least the last), for 4-byte and
+ * 8-byte elements. The f64 min and max of the sizes whose chained kernels
+ * carry ordered keys (before sm_90) meet NaNs, edge NaNs,
  * infinities and the extremes, inclusive and exclusive, and the edge-NaN
  * special plants what it says in every float dtype. */
 #include <inttypes.h>
@@ -93,40 +94,38 @@ static void check_level(wk_case_level level, const char *name, uint64_t seed)
     free(cases);
 }
 
-/* Case c's plan (for its own size, or for n elements) has the shape
- * `threads` x `vectors`. */
+/* Case c's plan on sm_90 and later (for its own size, or for n elements)
+ * is pipelined, in the shape `threads` x `vectors`. */
 static int plans_shape(const wk_scan_case *c, size_t n, unsigned threads, unsigned vectors, wk_scan_plan *p)
 {
     size_t elem = wk_dtype_size(c->dtype);
-    return wk_plan_scan_op(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, n, c->dtype, c->op, p) ==
-               0 &&
-           p->block == threads && p->vectors == vectors;
+    return wk_plan_scan(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, n, elem, p) == 0 &&
+           p->pipelined && p->block == threads && p->vectors == vectors;
 }
 
-/* The last tile of case c ends inside the shared-memory part of a staged
- * tile of that shape: past its register part, short of its end. */
-static int ends_in_stage(const wk_scan_case *c, unsigned threads, unsigned vectors)
+/* The last tile of case c, in that shape, holds a single element. */
+static int one_in_last_tile(const wk_scan_case *c, unsigned threads, unsigned vectors)
 {
     wk_scan_plan p;
     if (!plans_shape(c, c->n, threads, vectors, &p) || p.tiles == 0)
         return 0;
-    size_t in_last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
-    size_t in_registers = (size_t)threads * WK_SCAN_STAGED_REGISTER_VECTORS * p.vec_elems;
-    return in_last > in_registers && in_last < p.tile_elems;
+    return p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
 }
 
-/* Each staged shape, from its first size on, is met by cases of the dtypes
- * and ops that take it there: the last size below, the first at it, and a
- * last tile inside its shared-memory part. */
-static void check_staged_edges(wk_case_level level, const char *name, uint64_t seed)
+/* Each pipelined shape, from its first size on, is met by cases of 4-byte
+ * and of 8-byte elements: the last size below, the first at it, and a last
+ * tile of one element. */
+static void check_pipelined_edges(wk_case_level level, const char *name, uint64_t seed)
 {
     static const struct {
         size_t from_bytes, elem;
         unsigned threads, vectors;
-    } shapes[] = {{WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_MID_THREADS, WK_SCAN_MID_VECTORS},
-                  {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_THREADS, WK_SCAN_STAGED_VECTORS},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS},
-                  {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_COMPARE_THREADS, WK_SCAN_WIDE_STAGED_VECTORS}};
+    } shapes[] = {{WK_SCAN_PIPELINED_FROM_BYTES, 4, WK_SCAN_PIPELINED_THREADS, WK_SCAN_PIPELINED_VECTORS},
+                  {WK_SCAN_PIPELINED_FROM_BYTES, 8, WK_SCAN_PIPELINED_THREADS, WK_SCAN_PIPELINED_VECTORS},
+                  {WK_SCAN_PIPELINED_WIDE_FROM_BYTES, 4, WK_SCAN_PIPELINED_WIDE_THREADS,
+                   WK_SCAN_PIPELINED_WIDE_VECTORS},
+                  {WK_SCAN_PIPELINED_WIDE_FROM_BYTES, 8, WK_SCAN_PIPELINED_WIDE_THREADS,
+                   WK_SCAN_PIPELINED_WIDE_VECTORS}};
     size_t count;
     wk_scan_case *cases = list_cases(level, seed, &count);
     if (!cases)
@@ -134,7 +133,7 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         const unsigned threads = shapes[s].threads, vectors = shapes[s].vectors;
         size_t edge = shapes[s].from_bytes / shapes[s].elem;
-        int below = 0, at = 0, inside = 0;
+        int below = 0, at = 0, one_in_last = 0;
         for (size_t i = 0; i < count; ++i) {
             const wk_scan_case *c = &cases[i];
             wk_scan_plan p;
@@ -142,22 +141,24 @@ static void check_staged_edges(wk_case_level level, const char *name, uint64_t s
                 continue;
             below |= c->n == edge - 1;
             at |= c->n == edge;
-            inside |= ends_in_stage(c, threads, vectors);
+            one_in_last |= one_in_last_tile(c, threads, vectors);
         }
         char what[160];
-        snprintf(what, sizeof what, "%s list, %zu-byte staged tiles %u x %u from %zu elements: below %d, at %d, ending inside %d",
-                 name, shapes[s].elem, threads, vectors, edge, below, at, inside);
-        note(inside && (level == WK_CASES_QUICK || (below && at)), what);
+        snprintf(what, sizeof what,
+                 "%s list, %zu-byte pipelined tiles %u x %u from %zu elements: below %d, at %d, one in the last %d",
+                 name, shapes[s].elem, threads, vectors, edge, below, at, one_in_last);
+        note(one_in_last && (level == WK_CASES_QUICK || (below && at)), what);
     }
     free(cases);
 }
 
-/* Case c runs in the 128 x 16 register kernels, the ones with f64 keys. */
+/* Case c runs, on a GPU before sm_90, in the 128 x 16 chained kernels,
+ * the ones with f64 keys. */
 static int in_key_kernel(const wk_scan_case *c)
 {
     wk_scan_plan p;
     return is_f64_compare(c) &&
-           wk_plan_scan_op(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, c->dtype, c->op, &p) == 0 &&
+           wk_plan_scan_for(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, 8, 0, &p) == 0 &&
            p.block == WK_SCAN_WIDE_THREADS && p.vectors == WK_SCAN_WIDE_VECTORS;
 }
 
@@ -238,8 +239,8 @@ int main(void)
     printf("seed 0x%016" PRIx64 "\n", seed);
     check_level(WK_CASES_QUICK, "quick", seed);
     check_level(WK_CASES_FULL, "full", seed);
-    check_staged_edges(WK_CASES_QUICK, "quick", seed);
-    check_staged_edges(WK_CASES_FULL, "full", seed);
+    check_pipelined_edges(WK_CASES_QUICK, "quick", seed);
+    check_pipelined_edges(WK_CASES_FULL, "full", seed);
     check_f64_keys(WK_CASES_QUICK, "quick", seed);
     check_f64_keys(WK_CASES_FULL, "full", seed);
     check_edge_nan_special();

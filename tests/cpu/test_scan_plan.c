@@ -9,34 +9,38 @@
 
 #include <stdint.h>
 
-/* The shape plan.h gives `bytes` of input of elem-byte elements: small
- * tiles below WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones
- * below WK_SCAN_NARROW_BELOW_BYTES), 2-byte elements always; large ones from
- * there on, in their own shape for 8-byte elements; staged ones for larger
- * inputs, in three shapes. */
-static void expected_shape(size_t bytes, size_t elem, unsigned *block, unsigned *vectors)
+/* The shape plan.h gives `bytes` of input of elem-byte elements on a
+ * device with the pipelined kernel (pipelined_ok) or without: small tiles
+ * below WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones below
+ * WK_SCAN_NARROW_BELOW_BYTES), 2-byte elements always; from there on
+ * pipelined tiles, in a wider shape from WK_SCAN_PIPELINED_WIDE_FROM_BYTES,
+ * or without the pipelined kernel large chained ones, in their own shape
+ * for 8-byte elements. */
+static void expected_shape(size_t bytes, size_t elem, int pipelined_ok, unsigned *block, unsigned *vectors,
+                           int *pipelined)
 {
     *block = WK_SCAN_THREADS;
     *vectors = WK_SCAN_SMALL_VECTORS;
+    *pipelined = 0;
     if (elem == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
         *block = WK_SCAN_NARROW_THREADS;
     else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem == 2)
         return;
+    else if (pipelined_ok && bytes >= WK_SCAN_PIPELINED_WIDE_FROM_BYTES)
+        *block = WK_SCAN_PIPELINED_WIDE_THREADS, *vectors = WK_SCAN_PIPELINED_WIDE_VECTORS, *pipelined = 1;
+    else if (pipelined_ok)
+        *block = WK_SCAN_PIPELINED_THREADS, *vectors = WK_SCAN_PIPELINED_VECTORS, *pipelined = 1;
     else if (elem == 8)
-        *block = WK_SCAN_WIDE_THREADS,
-        *vectors = bytes >= WK_SCAN_WIDE_STAGED_FROM_BYTES ? WK_SCAN_WIDE_STAGED_VECTORS : WK_SCAN_WIDE_VECTORS;
-    else if (bytes >= WK_SCAN_STAGED_FROM_BYTES)
-        *vectors = WK_SCAN_STAGED_VECTORS;
-    else if (bytes >= WK_SCAN_MID_FROM_BYTES)
-        *block = WK_SCAN_MID_THREADS, *vectors = WK_SCAN_MID_VECTORS;
+        *block = WK_SCAN_WIDE_THREADS, *vectors = WK_SCAN_WIDE_VECTORS;
     else
         *vectors = WK_SCAN_LARGE_VECTORS;
 }
 
-static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *why, size_t why_size)
+static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, int pipelined_ok, char *why,
+                      size_t why_size)
 {
     wk_scan_plan p;
-    if (wk_plan_scan(in, out, n, elem, &p) != 0)
+    if (wk_plan_scan_for(in, out, n, elem, pipelined_ok, &p) != 0)
         return snprintf(why, why_size, "planning failed"), 0;
     size_t vec = WK_SCAN_VECTOR_BYTES / elem;
     if (p.n != n)
@@ -45,7 +49,10 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
     /* The tile shape follows the input's size (plan.h). */
     unsigned want_block, want_vectors;
-    expected_shape(n * elem, elem, &want_block, &want_vectors);
+    int want_pipelined;
+    expected_shape(n * elem, elem, pipelined_ok, &want_block, &want_vectors, &want_pipelined);
+    if (p.pipelined != want_pipelined)
+        return snprintf(why, why_size, "pipelined %d, want %d", p.pipelined, want_pipelined), 0;
     if (p.vectors != want_vectors)
         return snprintf(why, why_size, "%u vectors per thread, want %u", p.vectors, want_vectors), 0;
     if (p.block != want_block)
@@ -69,17 +76,19 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, char *
     return 1;
 }
 
-/* wk_scan_max_tiles is the most tiles any alignment gives: no fewer (the
- * workspace would be short), no more (it would be oversized). */
+/* wk_scan_max_tiles is the most tiles any alignment gives on either kind
+ * of device: no fewer (the workspace would be short), no more (it would be
+ * oversized). */
 static int max_tiles_is_tight(size_t n, size_t elem)
 {
     size_t most = 0;
-    for (size_t k = 0; k < WK_SCAN_VECTOR_BYTES / elem; ++k) {
-        wk_scan_plan p;
-        wk_plan_scan(0x7f0000000000u + k * elem, 0x7f0000000000u, n, elem, &p);
-        if (p.tiles > most)
-            most = p.tiles;
-    }
+    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
+        for (size_t k = 0; k < WK_SCAN_VECTOR_BYTES / elem; ++k) {
+            wk_scan_plan p;
+            wk_plan_scan_for(0x7f0000000000u + k * elem, 0x7f0000000000u, n, elem, pipelined_ok, &p);
+            if (p.tiles > most)
+                most = p.tiles;
+        }
     return wk_scan_max_tiles(n, elem) == most;
 }
 
@@ -129,12 +138,13 @@ int main(void)
             for (size_t k = 0; k < WK_SCAN_VECTOR_BYTES / elems[e] && all; ++k)
                 for (size_t j = 0; j < WK_SCAN_VECTOR_BYTES / elems[e] && all; ++j) {
                     uintptr_t in = 0x7f0000000000u + k * elems[e], out = 0x7e0000000000u + j * elems[e];
-                    if (!check_plan(in, out, sizes[s], elems[e], why, sizeof why)) {
-                        snprintf(label, sizeof label, "elem %zu n %zu in+%zu out+%zu: %s", elems[e], sizes[s], k, j,
-                                 why);
-                        wk_expect(&t, 0, label);
-                        all = 0;
-                    }
+                    for (int ok = 0; ok <= 1 && all; ++ok)
+                        if (!check_plan(in, out, sizes[s], elems[e], ok, why, sizeof why)) {
+                            snprintf(label, sizeof label, "elem %zu n %zu in+%zu out+%zu pipelined_ok %d: %s",
+                                     elems[e], sizes[s], k, j, ok, why);
+                            wk_expect(&t, 0, label);
+                            all = 0;
+                        }
                 }
             snprintf(label, sizeof label, "elem %zu n %zu: every alignment plans right", elems[e], sizes[s]);
             wk_expect(&t, all, label);
@@ -168,24 +178,30 @@ int main(void)
     wk_expect(&t, wk_scan_max_tiles(0, 4) == 0 && wk_scan_max_tiles(10, 0) == 0, "no tiles for n = 0 or size 0");
 
     /* The shape changes at WK_SCAN_LARGE_FROM_BYTES of input: one element
-     * below it plans small tiles, the first at it large ones (no fewer
-     * elements per tile, so no more tiles than just below); 2-byte elements
-     * keep small tiles. */
-    for (size_t e = 0; e < 3; ++e) {
-        size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
-        wk_scan_plan below, at;
-        wk_plan_scan(0x1000, 0x1000, first_large - 1, elems[e], &below);
-        wk_plan_scan(0x1000, 0x1000, first_large, elems[e], &at);
-        snprintf(label, sizeof label,
-                 "elem %zu: %zu elements plan %u vectors per thread in %zu tiles, %zu plan %u in %zu", elems[e],
-                 first_large - 1, below.vectors, below.tiles, first_large, at.vectors, at.tiles);
-        unsigned large = elems[e] == 8   ? WK_SCAN_WIDE_VECTORS
-                         : elems[e] == 4 ? WK_SCAN_LARGE_VECTORS
-                                         : WK_SCAN_SMALL_VECTORS;
-        wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == large &&
-                          at.tile_elems >= below.tile_elems && at.tiles <= below.tiles,
-                  label);
-    }
+     * below it plans small tiles, the first at it pipelined ones, or
+     * without the pipelined kernel large chained ones (no fewer elements
+     * per tile either way, so no more tiles than just below); 2-byte
+     * elements keep small tiles. */
+    for (size_t e = 0; e < 3; ++e)
+        for (int ok = 0; ok <= 1; ++ok) {
+            size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
+            wk_scan_plan below, at;
+            wk_plan_scan_for(0x1000, 0x1000, first_large - 1, elems[e], ok, &below);
+            wk_plan_scan_for(0x1000, 0x1000, first_large, elems[e], ok, &at);
+            snprintf(label, sizeof label,
+                     "elem %zu pipelined_ok %d: %zu elements plan %u vectors per thread in %zu tiles, %zu plan %u "
+                     "in %zu (pipelined %d)",
+                     elems[e], ok, first_large - 1, below.vectors, below.tiles, first_large, at.vectors, at.tiles,
+                     at.pipelined);
+            unsigned large = elems[e] == 2 ? WK_SCAN_SMALL_VECTORS
+                             : ok          ? WK_SCAN_PIPELINED_VECTORS
+                             : elems[e] == 8 ? WK_SCAN_WIDE_VECTORS
+                                             : WK_SCAN_LARGE_VECTORS;
+            wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && !below.pipelined && at.vectors == large &&
+                              at.pipelined == (ok && elems[e] != 2) && at.tile_elems >= below.tile_elems &&
+                              at.tiles <= below.tiles,
+                      label);
+        }
     /* 8-byte elements below WK_SCAN_NARROW_BELOW_BYTES: narrow tiles (half
      * the elements of the small ones) just below, small ones from there on. */
     {
@@ -200,77 +216,28 @@ int main(void)
                           2 * below.tile_elems == at.tile_elems,
                   label);
     }
-    /* At each staged edge: the shape below it just below, the staged
-     * one from there on, each with the tiles it needs. */
-    {
-        static const struct {
-            size_t bytes, elem;
-            unsigned below_block, below_vectors, block, vectors;
-        } edges[] = {
-            {WK_SCAN_MID_FROM_BYTES, 4, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_MID_THREADS,
-             WK_SCAN_MID_VECTORS},
-            {WK_SCAN_STAGED_FROM_BYTES, 4, WK_SCAN_MID_THREADS, WK_SCAN_MID_VECTORS, WK_SCAN_THREADS,
-             WK_SCAN_STAGED_VECTORS},
-            {WK_SCAN_WIDE_STAGED_FROM_BYTES, 8, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_THREADS,
-             WK_SCAN_WIDE_STAGED_VECTORS},
-        };
-        for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
-            size_t first = edges[k].bytes / edges[k].elem;
+    /* At the wide pipelined edge: the narrower pipelined shape just below,
+     * the wide one from there on, each with the tiles it needs; without
+     * the pipelined kernel, the large chained tiles on both sides. */
+    for (size_t e = 1; e < 3; ++e)
+        for (int ok = 0; ok <= 1; ++ok) {
+            size_t first = WK_SCAN_PIPELINED_WIDE_FROM_BYTES / elems[e], vec = WK_SCAN_VECTOR_BYTES / elems[e];
             wk_scan_plan below, at;
-            wk_plan_scan(0x1000, 0x1000, first - 1, edges[k].elem, &below);
-            wk_plan_scan(0x1000, 0x1000, first, edges[k].elem, &at);
-            snprintf(label, sizeof label, "elem %zu: %zu elements plan %u x %u in %zu tiles, %zu plan %u x %u in %zu",
-                     edges[k].elem, first - 1, below.block, below.vectors, below.tiles, first, at.block, at.vectors,
+            wk_plan_scan_for(0x1000, 0x1000, first - 1, elems[e], ok, &below);
+            wk_plan_scan_for(0x1000, 0x1000, first, elems[e], ok, &at);
+            snprintf(label, sizeof label,
+                     "elem %zu pipelined_ok %d: %zu elements plan %u x %u in %zu tiles, %zu plan %u x %u in %zu",
+                     elems[e], ok, first - 1, below.block, below.vectors, below.tiles, first, at.block, at.vectors,
                      at.tiles);
-            size_t vec = WK_SCAN_VECTOR_BYTES / edges[k].elem;
-            wk_expect(&t, below.block == edges[k].below_block && below.vectors == edges[k].below_vectors &&
-                              at.block == edges[k].block && at.vectors == edges[k].vectors &&
-                              below.tiles == (first - 1 + below.tile_elems - 1) / below.tile_elems &&
+            int shapes = ok ? below.block == WK_SCAN_PIPELINED_THREADS && below.vectors == WK_SCAN_PIPELINED_VECTORS &&
+                                  at.block == WK_SCAN_PIPELINED_WIDE_THREADS &&
+                                  at.vectors == WK_SCAN_PIPELINED_WIDE_VECTORS && below.pipelined && at.pipelined
+                            : below.block == at.block && below.vectors == at.vectors && !at.pipelined;
+            wk_expect(&t, shapes && below.tiles == (first - 1 + below.tile_elems - 1) / below.tile_elems &&
                               at.tiles == (first + at.tile_elems - 1) / at.tile_elems &&
                               at.tile_elems == at.block * at.vectors * vec,
                       label);
         }
-    }
-    /* Planning by dtype and op: the element-size plan, but for f64 min and
-     * max from WK_SCAN_WIDE_STAGED_FROM_BYTES on, which take 256 x (4 + 8)
-     * tiles; no op needs more tiles than wk_scan_max_tiles. */
-    {
-        const size_t op_sizes[] = {1, 1000003, (WK_SCAN_WIDE_STAGED_FROM_BYTES / 8) - 1,
-                                   WK_SCAN_WIDE_STAGED_FROM_BYTES / 8, ((size_t)1 << 26) + 3, (size_t)1 << 31};
-        int all = 1;
-        for (int d = 0; d < WK_DTYPE_COUNT; ++d)
-            for (int o = 0; o < WK_OP_COUNT; ++o)
-                for (size_t s = 0; s < sizeof op_sizes / sizeof op_sizes[0]; ++s)
-                    for (size_t k = 0; k < 2; ++k) {
-                        wk_dtype dtype = (wk_dtype)d;
-                        size_t n = op_sizes[s], elem = wk_dtype_size(dtype);
-                        uintptr_t in = 0x7f0000000000u + k * (WK_SCAN_VECTOR_BYTES - elem);
-                        wk_scan_plan by_size, by_op;
-                        wk_plan_scan(in, 0x7e0000000000u, n, elem, &by_size);
-                        if (wk_plan_scan_op(in, 0x7e0000000000u, n, dtype, (wk_op)o, &by_op) != 0) {
-                            all = 0;
-                            continue;
-                        }
-                        int compare = dtype == WK_F64 && (o == WK_MIN || o == WK_MAX) &&
-                                      n * elem >= WK_SCAN_WIDE_STAGED_FROM_BYTES;
-                        unsigned block = compare ? WK_SCAN_WIDE_COMPARE_THREADS : by_size.block;
-                        int ok = by_op.block == block && by_op.vectors == by_size.vectors &&
-                                 by_op.offset == by_size.offset && by_op.vector_stores == by_size.vector_stores &&
-                                 by_op.tile_elems == by_op.block * by_op.vectors * by_op.vec_elems &&
-                                 by_op.tiles == (by_op.offset + n + by_op.tile_elems - 1) / by_op.tile_elems &&
-                                 by_op.tiles <= wk_scan_max_tiles(n, elem);
-                        if (!ok) {
-                            snprintf(label, sizeof label, "%s op %d n %zu offset %zu: %u x %u in %zu tiles",
-                                     wk_dtype_name(dtype), o, n, k, by_op.block, by_op.vectors, by_op.tiles);
-                            wk_expect(&t, 0, label);
-                            all = 0;
-                        }
-                    }
-        wk_expect(&t, all, "planning by dtype and op: f64 min and max take their own staged shape, no op more tiles "
-                           "than wk_scan_max_tiles");
-        wk_expect(&t, wk_plan_scan_op(0x1000, 0x2000, 10, (wk_dtype)99, WK_SUM, &p) == -1,
-                  "an unknown dtype is refused");
-    }
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 40, 2) <= WK_SCAN_MAX_TILES,
               "2^40 f16 elements fit in WK_SCAN_MAX_TILES tiles");
     wk_expect(&t, wk_scan_max_tiles((size_t)1 << 60, 2) > WK_SCAN_MAX_TILES,

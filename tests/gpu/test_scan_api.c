@@ -250,6 +250,17 @@ static void test_single_launch(void)
 
 /* ------------------------------------------------------ output checks */
 
+/* The library's plan of a call on the current device (scan_api.cu): the
+ * pipelined tiles on sm_90 and later. */
+static int plan_call(const void *in, const void *out, size_t n, wk_dtype d, wk_scan_plan *plan)
+{
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+        return -1;
+    return wk_plan_scan_for((uintptr_t)in, (uintptr_t)out, n, wk_dtype_size(d), major >= 9, plan);
+}
+
 /* Checks got against the reference for the call (both on the host), with
  * the checker's one-line verdict in msg. Returns the mismatches, or
  * WK_REF_SCAN_INVALID. Safe to run on several threads at once. */
@@ -257,7 +268,7 @@ static size_t check_output_quiet(const scan_call *c, const void *h_in, const voi
 {
     wk_ref_scan_spec spec = {c->dtype, c->op, c->exclusive, c->init};
     wk_scan_plan plan;
-    if (wk_plan_scan_op((uintptr_t)c->in, (uintptr_t)c->out, c->n, c->dtype, c->op, &plan) != 0) {
+    if (plan_call(c->in, c->out, c->n, c->dtype, &plan) != 0) {
         snprintf(msg, size, "cannot plan");
         return WK_REF_SCAN_INVALID;
     }
@@ -604,7 +615,8 @@ static void test_mixed_widths(uint64_t seed)
     const wk_dtype wide[3] = {WK_F64, WK_I64, WK_U64}, narrow[3] = {WK_F32, WK_I32, WK_U32};
     /* warpkit.h: wk_create reserves slots for 128 MiB of input. */
     const size_t reserved = wk_scan_max_tiles((size_t)128 << 20, 1);
-    /* The largest tile of either width (8-byte elements have smaller ones). */
+    /* The largest tile of either width below 256 MiB (on GPUs before sm_90
+     * 8-byte elements have smaller ones). */
     const size_t tile_bytes = (size_t)WK_SCAN_THREADS * WK_SCAN_LARGE_VECTORS * WK_SCAN_VECTOR_BYTES;
     const size_t min_tiles = reserved / 4, max_tiles = reserved * 5 / 8;
     /* Elements per buffer: the largest call plus its offset, for either width. */
@@ -674,7 +686,7 @@ static void test_mixed_widths(uint64_t seed)
             j->h_got = h_out[b] + out_off * elem;
 
             wk_scan_plan plan;
-            wk_plan_scan_op((uintptr_t)j->call.in, (uintptr_t)j->call.out, n, d, op, &plan);
+            plan_call(j->call.in, j->call.out, n, d, &plan);
             j->tiles = plan.tiles;
             if (k % 8 != 5 && plan.tiles < fewest)
                 fewest = plan.tiles;
