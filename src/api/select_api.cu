@@ -112,7 +112,10 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
         return status;
 
     wk_select_launch l;
-    if (wk_plan_select((uintptr_t)c.in, c.n, elem, &l.plan) != 0)
+    /* Bulk copies (sm_90) and room for three tiles per block. */
+    const int pipelined_ok =
+        ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SELECT_PIPELINED_SHARED_BYTES;
+    if (wk_plan_select_for((uintptr_t)c.in, c.n, elem, pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", c.fn);
     if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, c.fn)) != WK_SUCCESS)
         return status;
@@ -123,6 +126,9 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
     l.mode = c.mode;
     l.predicate = c.predicate;
     l.slots = wk_scan_slots_view(ctx);
+    /* Pipelined blocks each take a whole SM's shared memory and stay until
+     * the tiles run out: one per SM, or per tile if fewer. */
+    l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
     cudaError_t err = launchers[c.dtype](&l);

@@ -599,6 +599,15 @@ static size_t tile_elems(wk_dtype d, size_t n)
     return p.tile_elems;
 }
 
+/* The same on devices without the pipelined kernel (before sm_90), whose
+ * staged tiles the staged edges below follow. */
+static size_t chained_tile_elems(wk_dtype d, size_t n)
+{
+    wk_scan_plan p;
+    wk_plan_select_for(0x10000, n, wk_dtype_size(d), 0, &p);
+    return p.tile_elems;
+}
+
 static size_t plan_offset(wk_dtype d, size_t in_offset)
 {
     size_t elem = wk_dtype_size(d);
@@ -823,16 +832,17 @@ static void add_many_tiles(case_list *l)
  * input starts inside a vector). */
 static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d, size_t from_bytes, size_t k)
 {
-    const size_t edge = from_bytes / 4, tile = tile_elems(d, edge);
+    const size_t edge = from_bytes / 4, tile = chained_tile_elems(d, edge);
     wk_scan_plan p;
-    wk_plan_select(0x10000, edge, 4, &p);
+    wk_plan_select_for(0x10000, edge, 4, 0, &p);
     const size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     placement at = place(4 * k + 1, 0); /* input offset 1 */
     size_t n = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
     add(l, mode, d, compare_at(d, k), n, at, keep_at(mode, k), WK_SELECT_PLAIN);
 }
 
-/* Where 4-byte selects turn to staged tiles (select/plan.h): once per mode
+/* Where 4-byte selects turn to staged tiles on devices before sm_90 (on
+ * later ones these sizes take the pipelined tiles; select/plan.h): once per mode
  * on a 4-byte dtype, the last size with large tiles, the first with 48 KiB
  * staged ones (in place where the mode allows), one ending one element
  * before a tile boundary, and last tiles that end inside their
@@ -841,7 +851,7 @@ static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d,
 static void add_staged_edges(case_list *l, wk_case_level level)
 {
     static const wk_dtype dtypes[] = {WK_F32, WK_I32, WK_U32};
-    const size_t edge = WK_SELECT_STAGED_MID_FROM_BYTES / 4, tile = tile_elems(WK_F32, edge);
+    const size_t edge = WK_SELECT_STAGED_MID_FROM_BYTES / 4, tile = chained_tile_elems(WK_F32, edge);
     for (size_t m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
         wk_ref_select_mode mode = (wk_ref_select_mode)m;
         wk_dtype d = dtypes[m % COUNT(dtypes)];
@@ -860,6 +870,34 @@ static void add_staged_edges(case_list *l, wk_case_level level)
         keep_at(WK_REF_UNIQUE, 5), WK_SELECT_PLAIN);
 }
 
+/* Where 4- and 8-byte selects turn to the pipelined kernel (sm_90 and
+ * later; select/plan.h), per mode on a dtype of either size: one element
+ * below the first size, the first size (in place where the mode allows),
+ * and an input that starts inside a vector, with a last tile of one
+ * element: first and last tiles loaded by the compute threads, the others
+ * by bulk copies, several per block. The quick list keeps the last for the
+ * flagged select and unique, whose flags and run heads the kernel reads a
+ * tile ahead. */
+static void add_pipelined_edges(case_list *l, wk_case_level level)
+{
+    static const wk_dtype dtypes[] = {WK_F32, WK_I64, WK_U32, WK_F64, WK_I32};
+    for (size_t m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
+        wk_ref_select_mode mode = (wk_ref_select_mode)m;
+        if (level == WK_CASES_QUICK && mode != WK_REF_SELECT_FLAGGED && mode != WK_REF_UNIQUE)
+            continue;
+        wk_dtype d = dtypes[m % COUNT(dtypes)];
+        size_t edge = WK_SELECT_PIPELINED_FROM_BYTES / wk_dtype_size(d), tile = tile_elems(d, edge);
+        size_t k = 13 * m + 2;
+        placement at = place(4 * k + 1, 0); /* input offset 1 */
+        add(l, mode, d, compare_at(d, k), (edge / tile + 1) * tile + 1 - plan_offset(d, at.in_offset), at,
+            keep_at(mode, k), WK_SELECT_PLAIN);
+        if (level == WK_CASES_QUICK)
+            continue;
+        add(l, mode, d, compare_at(d, k + 1), edge - 1, place(4 * k, 0), keep_at(mode, k + 1), WK_SELECT_PLAIN);
+        add(l, mode, d, compare_at(d, k + 2), edge, place(4 * k + 2, 1), keep_at(mode, k + 2), WK_SELECT_PLAIN);
+    }
+}
+
 size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, size_t cap)
 {
     case_list l = {out, cap, 0, seed};
@@ -876,6 +914,7 @@ size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, 
     if (level != WK_CASES_QUICK)
         add_many_tiles(&l);
     add_staged_edges(&l, level);
+    add_pipelined_edges(&l, level);
     return l.count;
 }
 
@@ -890,8 +929,8 @@ size_t wk_select_huge_cases(uint64_t seed, wk_select_case *out, size_t cap)
     add(&l, WK_REF_UNIQUE, WK_F16, WK_LESS, n + 3, in_place, half, WK_SELECT_PLAIN);
     /* 2^31 indices take 16 GiB beside the 4 GiB input. */
     add(&l, WK_REF_WHERE, WK_F16, WK_GREATER_EQUAL, n + 5, apart, one, WK_SELECT_PLAIN);
-    /* 4 bytes per element: the staged tiles with 64-bit counts, in place
-     * in 8 GiB. */
+    /* 4 bytes per element, 64-bit counts (the pipelined tiles on sm_90
+     * and later, elsewhere the staged ones), in place in 8 GiB. */
     add(&l, WK_REF_SELECT_IF, WK_I32, WK_LESS, n + 7, in_place, one, WK_SELECT_PLAIN);
     return l.count;
 }

@@ -29,23 +29,13 @@
 #ifndef WARPKIT_SCAN_PIPELINED_KERNEL_CUH
 #define WARPKIT_SCAN_PIPELINED_KERNEL_CUH
 
-#include "common/bulk_copy.cuh"
 #include "common/chained_launch.cuh"
 #include "common/named_barrier.cuh"
 #include "scan_kernel.cuh"
+#include "tile_pipeline.cuh"
 
 namespace wk {
 namespace scan {
-
-/* The named barriers of the pipeline, by job: among the compute warps, and
- * per tile parity between them and the look-back warp (totals in, prefix
- * out). Two of each alternate, so that a barrier is never reused before
- * every thread has left its previous use. */
-enum : unsigned { BAR_COMPUTE = 1, BAR_TOTALS = 2, BAR_PREFIX = 4 };
-
-/* Buffers per block: the tile being written, the tile being looked up, the
- * tile on its way in. */
-constexpr int pipeline_buffers = 3;
 
 template <class S, class Op, bool Exclusive, int Warps, int Vectors>
 __global__ void __launch_bounds__(Warps * 32 + 32, 1)
@@ -58,72 +48,35 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
     using C = as_accumulator<S, Op>;
     using P = typename C::type;
     const Op op;
-    constexpr bool wide = sizeof(P) == 8;
-    /* Per buffer: its bulk-copy barrier and how many copies it has had
-     * (their parity is the phase to wait for), its tile, and the phase to
-     * wait for or -1 when the compute threads load the tile themselves. */
-    __shared__ unsigned long long s_copied[buffers], s_tile[buffers], s_stamp;
-    __shared__ unsigned s_copies[buffers];
-    __shared__ int s_wait[buffers];
+    __shared__ tile_pipeline s_pipeline;
     /* Per tile parity: the compute warps' totals, and the prefixes of the
      * warps' runs that the look-back warp sends back. */
     __shared__ P s_total[2][Warps];
     __shared__ P s_prefix[2][Warps];
     __shared__ P s_lookback[lookback_windows * 32];
     extern __shared__ __align__(128) unsigned char s_data[];
-    vec<S> *const buffer_data = reinterpret_cast<vec<S> *>(s_data);
-    static_assert(sizeof s_copied + sizeof s_tile + sizeof s_stamp + sizeof s_copies + sizeof s_wait +
-                          sizeof s_total + sizeof s_prefix + sizeof s_lookback <=
+    static_assert(sizeof s_pipeline + sizeof s_total + sizeof s_prefix + sizeof s_lookback <=
                       WK_SCAN_PIPELINED_STATIC_BYTES,
                   "the static shared memory fits the allowance of plan.h");
     static_assert((size_t)buffers * tile_vecs * WK_SCAN_VECTOR_BYTES + WK_SCAN_PIPELINED_STATIC_BYTES <=
                       WK_SCAN_PIPELINED_SHARED_BYTES,
                   "the tile buffers fit what the library checks the device for");
+    const pipeline_view<S> pipe = {&s_pipeline, reinterpret_cast<vec<S> *>(s_data), tile_vecs, slots,
+                                   sizeof(P) == 8, tiles};
 
     wait_for_previous_kernel();
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
-
-    /* Thread 0 only: claims the next tile into buffer b and starts its
-     * copy. After its first claim past the last tile it claims no more, so
-     * the call makes exactly tiles + gridDim.x claims. */
-    bool claims_done = false;
-    auto refill = [&](int b) {
-        unsigned long long stamp = 0;
-        const unsigned long long t = claims_done ? tiles : claim_tile(slots, wide, tiles, tiles + gridDim.x, &stamp);
-        if (!claims_done)
-            s_stamp = stamp;
-        s_tile[b] = t;
-        if (t >= tiles) {
-            claims_done = true;
-            return;
-        }
-        const size_t first = (size_t)t * tile_vecs;
-        const bool copy = bulk_copy_ok && io.whole(first, first + tile_vecs - 1);
-        if (copy) {
-            bulk_copy_start(buffer_data + (size_t)b * tile_vecs, io.in + first * vec<S>::size, tile_vecs * 16u,
-                            &s_copied[b]);
-            s_wait[b] = (int)(s_copies[b]++ & 1u);
-        } else {
-            s_wait[b] = -1;
-        }
-    };
-    if (threadIdx.x == 0) {
-        for (int b = 0; b < buffers; ++b) {
-            bulk_barrier_init(&s_copied[b]);
-            s_copies[b] = 0;
-        }
-        for (int b = 0; b < buffers; ++b)
-            refill(b);
-    }
+    if (threadIdx.x == 0)
+        pipe.start(io);
     __syncthreads();
     allow_next_kernel();
-    const status_of<P> ts = make_status<P>(slots, s_stamp);
+    const status_of<P> ts = make_status<P>(slots, s_pipeline.stamp);
 
     if (warp == Warps) {
         /* The look-back warp: tile k of the block once its totals are in. */
         for (unsigned k = 0;; ++k) {
             barrier_wait(BAR_TOTALS + (k & 1), all_threads);
-            const unsigned long long tile = s_tile[k % buffers];
+            const unsigned long long tile = s_pipeline.tile[k % buffers];
             if (tile >= tiles)
                 return;
             const P warp_total = lane < Warps ? s_total[k & 1][lane] : neutral<P>(op);
@@ -153,21 +106,10 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
     const unsigned q0 = warp * (32 * Vectors) + lane;
     for (unsigned k = 0;; ++k) {
         const int b = k % buffers;
-        const unsigned long long tile = s_tile[b];
+        const unsigned long long tile = s_pipeline.tile[b];
         const bool have_tile = tile < tiles;
         if (have_tile) {
-            vec<S> *const data = buffer_data + (size_t)b * tile_vecs;
-            const int phase = s_wait[b];
-            if (phase >= 0) {
-                bulk_copy_wait(&s_copied[b], (unsigned)phase);
-            } else {
-                const size_t first = (size_t)tile * tile_vecs;
-#pragma unroll
-                for (int v = 0; v < Vectors; ++v)
-                    data[q0 + 32 * v] = io.load(first + q0 + 32 * v, fill);
-                /* The buffer's next fill may be a bulk copy. */
-                bulk_copy_fence_writes();
-            }
+            const vec<S> *const data = pipe.template wait_for<Vectors>(b, q0, io, fill);
             P carry = neutral<P>(op);
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
@@ -200,8 +142,8 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
             const unsigned j = k - 1;
             const int pb = j % buffers;
             barrier_wait(BAR_PREFIX + (j & 1), all_threads);
-            const vec<S> *const data = buffer_data + (size_t)pb * tile_vecs;
-            const size_t first = (size_t)s_tile[pb] * tile_vecs;
+            const vec<S> *const data = pipe.data(pb);
+            const size_t first = (size_t)s_pipeline.tile[pb] * tile_vecs;
             P run_carry = s_prefix[j & 1][warp];
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
@@ -214,7 +156,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
             /* Every compute thread is done with the buffer: refill it. */
             barrier_wait(BAR_COMPUTE, compute_threads);
             if (threadIdx.x == 0)
-                refill(pb);
+                pipe.refill(pb, io);
         }
         if (!have_tile)
             return;

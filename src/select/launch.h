@@ -36,6 +36,7 @@ typedef struct wk_select_launch {
     wk_select_mode mode;
     wk_predicate predicate;     /* WK_SELECT_IF, WK_PARTITION_IF, WK_WHERE    */
     wk_tile_slots slots;
+    unsigned grid;              /* blocks of a pipelined plan: at most one per SM */
     int overlap_launch;         /* programmatic stream serialization (sm_90+) */
     cudaStream_t stream;
 } wk_select_launch;

@@ -43,12 +43,34 @@ extern "C" {
 #define WK_SELECT_STAGED_VECTORS 16
 #define WK_SELECT_STAGED_FROM_BYTES ((size_t)1 << 30)
 
-/* Plans a select of n elements of elem_size bytes at in_addr. Returns 0 on
- * success, -1 for bad arguments. */
+/* Pipelined tiles (sm_90 and later; select/pipelined_select_kernel.cuh):
+ * from 16 MiB on, 4- and 8-byte elements go through persistent blocks, one
+ * per SM, with three 64 KiB tiles (512 compute threads x 8 vectors) in
+ * shared memory and the look-back in a warp of its own, as the scan's
+ * pipelined tiles do (scan/plan.h). They replace the large and staged
+ * tiles above on such devices; measured in docs/select.md. */
+#define WK_SELECT_PIPELINED_FROM_BYTES ((size_t)16 << 20)
+#define WK_SELECT_PIPELINED_THREADS 512
+#define WK_SELECT_PIPELINED_VECTORS 8
+/* Shared memory a pipelined block needs at most: three tiles and the
+ * kernel's own arrays, its pack buffers among them (the kernel checks that
+ * they fit the allowance). */
+#define WK_SELECT_PIPELINED_STATIC_BYTES ((size_t)16 << 10)
+#define WK_SELECT_PIPELINED_SHARED_BYTES                                                                     \
+    ((size_t)3 * WK_SELECT_PIPELINED_THREADS * WK_SELECT_PIPELINED_VECTORS * 16 + WK_SELECT_PIPELINED_STATIC_BYTES)
+
+/* Plans a select of n elements of elem_size bytes at in_addr, for a device
+ * that runs the pipelined kernel (sm_90 and later, with enough shared
+ * memory per block) when pipelined_ok is nonzero. Returns 0 on success, -1
+ * for bad arguments. */
+int wk_plan_select_for(uintptr_t in_addr, size_t n, size_t elem_size, int pipelined_ok, wk_scan_plan *plan);
+
+/* The same for sm_90 and later, the GPUs the library is built and measured
+ * for. */
 int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *plan);
 
 /* Most tiles a select of n elements of elem_size bytes needs at any
- * alignment. */
+ * alignment on any device. */
 size_t wk_select_max_tiles(size_t n, size_t elem_size);
 
 #ifdef __cplusplus

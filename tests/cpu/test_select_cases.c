@@ -264,40 +264,89 @@ static void check_tile_sizes(const wk_select_case *cases, size_t count)
               powers);
 }
 
-/* The planner's shapes (select/plan.h): small tiles below 8 MiB and for
- * 2-byte elements, large ones from there, and for 4-byte elements 48 KiB
- * staged ones (256 threads) from 256 MiB and 128 KiB ones from 1 GiB. */
+/* The planner's shapes (select/plan.h). Without the pipelined kernel:
+ * small tiles below 8 MiB and for 2-byte elements, large ones from there,
+ * and for 4-byte elements 48 KiB staged ones (256 threads) from 256 MiB
+ * and 128 KiB ones from 1 GiB. With it (sm_90 and later), 4- and 8-byte
+ * elements take the pipelined tiles from 16 MiB on. */
 static void check_shapes(void)
 {
     static const size_t elems[] = {2, 4, 8};
     const size_t GiB = (size_t)1 << 30;
-    for (size_t e = 0; e < 3; ++e) {
-        size_t elem = elems[e];
-        const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1,      WK_SELECT_LARGE_FROM_BYTES / elem,
-                                WK_SELECT_STAGED_MID_FROM_BYTES / elem - 1, WK_SELECT_STAGED_MID_FROM_BYTES / elem,
-                                WK_SELECT_STAGED_FROM_BYTES / elem - 1,     WK_SELECT_STAGED_FROM_BYTES / elem,
-                                64 * GiB / elem};
-        enum { SIZES = sizeof sizes / sizeof sizes[0] };
-        unsigned got[SIZES], want[SIZES];
-        for (size_t s = 0; s < SIZES; ++s) {
-            wk_scan_plan p;
-            wk_plan_select(0x10000, sizes[s], elem, &p);
-            got[s] = p.vectors;
-            want[s] = elem == 2 || s == 0 ? WK_SELECT_SMALL_VECTORS
-                      : elem != 4 || s < 3 ? WK_SELECT_LARGE_VECTORS
-                      : s < 5              ? WK_SELECT_STAGED_MID_VECTORS
-                                           : WK_SELECT_STAGED_VECTORS;
-            unsigned want_block = elem == 4 && s >= 3 && s < 5 ? WK_SELECT_STAGED_MID_THREADS : WK_SCAN_THREADS;
-            wk_checkf(&tally, p.block == want_block && p.tile_elems == p.block * p.vectors * (16 / elem),
-                      "%zu-byte elements, n %zu: %u threads with %u vectors, tile of %u elements (want %u threads)",
-                      elem, sizes[s], p.block, p.vectors, p.tile_elems, want_block);
+    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
+        for (size_t e = 0; e < 3; ++e) {
+            size_t elem = elems[e];
+            const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1,      WK_SELECT_LARGE_FROM_BYTES / elem,
+                                    WK_SELECT_PIPELINED_FROM_BYTES / elem - 1,  WK_SELECT_PIPELINED_FROM_BYTES / elem,
+                                    WK_SELECT_STAGED_MID_FROM_BYTES / elem - 1, WK_SELECT_STAGED_MID_FROM_BYTES / elem,
+                                    WK_SELECT_STAGED_FROM_BYTES / elem - 1,     WK_SELECT_STAGED_FROM_BYTES / elem,
+                                    64 * GiB / elem};
+            enum { SIZES = sizeof sizes / sizeof sizes[0] };
+            unsigned got[SIZES], want[SIZES];
+            for (size_t s = 0; s < SIZES; ++s) {
+                wk_scan_plan p;
+                wk_plan_select_for(0x10000, sizes[s], elem, pipelined_ok, &p);
+                const int want_pipelined = pipelined_ok && elem != 2 && s >= 3;
+                got[s] = p.vectors;
+                want[s] = elem == 2 || s == 0  ? WK_SELECT_SMALL_VECTORS
+                          : want_pipelined     ? WK_SELECT_PIPELINED_VECTORS
+                          : elem != 4 || s < 5 ? WK_SELECT_LARGE_VECTORS
+                          : s < 7              ? WK_SELECT_STAGED_MID_VECTORS
+                                               : WK_SELECT_STAGED_VECTORS;
+                unsigned want_block = want_pipelined                   ? WK_SELECT_PIPELINED_THREADS
+                                      : elem == 4 && s >= 5 && s < 7 ? WK_SELECT_STAGED_MID_THREADS
+                                                                     : WK_SCAN_THREADS;
+                wk_checkf(&tally,
+                          p.block == want_block && p.tile_elems == p.block * p.vectors * (16 / elem) &&
+                              p.pipelined == want_pipelined,
+                          "%s: %zu-byte elements, n %zu: %u threads with %u vectors, tile of %u elements, "
+                          "pipelined %d (want %u threads, pipelined %d)",
+                          pipelined_ok ? "sm_90" : "before sm_90", elem, sizes[s], p.block, p.vectors, p.tile_elems,
+                          p.pipelined, want_block, want_pipelined);
+            }
+            wk_checkf(&tally, memcmp(got, want, sizeof got) == 0,
+                      "%s: %zu-byte elements: vectors per thread %u %u | %u %u | %u %u | %u %u | %u either side of "
+                      "8 MiB, 16 MiB, 256 MiB and 1 GiB, and at 64 GiB (want %u %u | %u %u | %u %u | %u %u | %u)",
+                      pipelined_ok ? "sm_90" : "before sm_90", elem, got[0], got[1], got[2], got[3], got[4], got[5],
+                      got[6], got[7], got[8], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7],
+                      want[8]);
         }
-        wk_checkf(&tally, memcmp(got, want, sizeof got) == 0,
-                  "%zu-byte elements: vectors per thread %u %u | %u %u | %u %u | %u either side of 8 MiB, 256 MiB "
-                  "and 1 GiB, and at 64 GiB (want %u %u | %u %u | %u %u | %u)",
-                  elem, got[0], got[1], got[2], got[3], got[4], got[5], got[6], want[0], want[1], want[2], want[3],
-                  want[4], want[5], want[6]);
+}
+
+/* Per mode, a case one element below the pipelined tiles, one at their
+ * first size, and one that starts inside a vector and whose last
+ * pipelined tile holds a single element; the quick list has the last for
+ * the flagged select and unique. */
+static void check_pipelined_edges(const wk_select_case *cases, size_t count, int full)
+{
+    int below[MODES] = {0}, at[MODES] = {0}, one_in_last[MODES] = {0};
+    for (size_t i = 0; i < count; ++i) {
+        const wk_select_case *c = &cases[i];
+        size_t elem = wk_dtype_size(c->dtype), edge = WK_SELECT_PIPELINED_FROM_BYTES / elem;
+        if (elem == 2)
+            continue;
+        wk_scan_plan p;
+        wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, &p);
+        below[c->mode] |= c->n == edge - 1 && !p.pipelined;
+        at[c->mode] |= c->n == edge && p.pipelined;
+        one_in_last[c->mode] |=
+            p.pipelined && p.offset != 0 && p.tiles >= 2 && p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
     }
+    int modes_below = 0, modes_at = 0, modes_last = 0;
+    for (int m = 0; m < MODES; ++m) {
+        modes_below += below[m];
+        modes_at += at[m];
+        modes_last += one_in_last[m];
+    }
+    if (full)
+        wk_checkf(&tally, modes_below == MODES && modes_at == MODES && modes_last == MODES,
+                  "full: per mode, a select one element below the pipelined tiles (%d of %d modes), at their first "
+                  "size (%d), and one starting inside a vector with one element in its last tile (%d)",
+                  modes_below, MODES, modes_at, modes_last);
+    else
+        wk_checkf(&tally, one_in_last[WK_REF_SELECT_FLAGGED] && one_in_last[WK_REF_UNIQUE],
+                  "quick: a flagged select (%d) and a unique (%d) with one element in the last pipelined tile",
+                  one_in_last[WK_REF_SELECT_FLAGGED], one_in_last[WK_REF_UNIQUE]);
 }
 
 /* Either side of the change to staged tiles, per mode on a 4-byte dtype,
@@ -312,8 +361,8 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
         const wk_select_case *c = &cases[i];
         if (wk_dtype_size(c->dtype) != 4)
             continue;
-        wk_scan_plan p;
-        wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, &p);
+        wk_scan_plan p; /* the staged tiles come before sm_90 only */
+        wk_plan_select_for(0x10000 + c->in_offset * 4, c->n, 4, 0, &p);
         size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
         size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
         int in_stage = last > in_registers && last < p.tile_elems;
@@ -538,9 +587,9 @@ int main(void)
     coverage cv;
 
     gather(quick, quick_count, &cv);
-    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 1,
-              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype and the staged "
-              "tiles' one)",
+    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 3,
+              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype, the staged "
+              "tiles' one and the pipelined tiles' two)",
               quick_count, cv.over_2_20);
     check_coverage("quick", &cv, 0);
     check_list_data("quick", quick, quick_count, (size_t)1 << 20);
@@ -553,6 +602,8 @@ int main(void)
     check_shapes();
     check_staged_edges(quick, quick_count, 0);
     check_staged_edges(full, full_count, 1);
+    check_pipelined_edges(quick, quick_count, 0);
+    check_pipelined_edges(full, full_count, 1);
     check_list_data("full", full, full_count, 200000);
 
     check_huge(seed);

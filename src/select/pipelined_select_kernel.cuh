@@ -1,0 +1,210 @@
+/* The pipelined select, partition, unique and where (sm_90 and later;
+ * plan.h): the scan's pipelined kernel (scan/pipelined_kernel.cuh) over
+ * counts of kept elements.
+ *
+ * Persistent blocks stream tiles through three shared-memory buffers
+ * (scan/tile_pipeline.cuh). The compute warps work on two tiles at once:
+ *  - tile k as soon as it lands: the keep bits of each thread's vectors
+ *    (kept until the tile is written), the warps' counts, and the tile's
+ *    count, which warp 0 publishes at once;
+ *  - tile k - 1, once the look-back warp has its prefix: each warp writes
+ *    its kept elements round by round through its pack buffer
+ *    (write_round, select_kernel.cuh), as the chained kernel does.
+ * The look-back warp, one tile behind, scans the warps' counts, looks back
+ * for the count kept before the tile and publishes the sum; for the last
+ * tile it writes the total count.
+ *
+ * Tiles keep the chained kernel's layout: warp w owns a contiguous run of
+ * 32 * Vectors vectors. The flag bytes of wk_select_flagged and the element
+ * before each warp's run (wk_unique) are read from global memory one tile
+ * ahead, while the previous tile is being written.
+ *
+ * In place (select, flagged select, unique): a tile's outputs land at or
+ * before its own elements, and it writes them only once every earlier tile
+ * has published its count, which each does only after its whole tile is
+ * in shared memory. The element before a warp's run may meanwhile be
+ * overwritten, but only with itself: output i of an earlier tile is input
+ * i only when every element up to i is kept. */
+#ifndef WARPKIT_SELECT_PIPELINED_SELECT_KERNEL_CUH
+#define WARPKIT_SELECT_PIPELINED_SELECT_KERNEL_CUH
+
+#include "common/chained_launch.cuh"
+#include "common/named_barrier.cuh"
+#include "scan/tile_pipeline.cuh"
+#include "select_kernel.cuh"
+
+namespace wk {
+namespace select {
+
+using scan::BAR_COMPUTE;
+using scan::BAR_PREFIX;
+using scan::BAR_TOTALS;
+
+/* C: the count type (unsigned, or unsigned long long from
+ * WK_SELECT_WIDE_COUNTS_FROM elements on). */
+template <class S, class C, int Mode, int Warps, int Vectors>
+__global__ void __launch_bounds__(Warps * 32 + 32, 1)
+pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots, unsigned long long tiles)
+{
+    static_assert(Warps >= 1 && Warps <= 31, "compute warps and the look-back warp fit one block");
+    constexpr int buffers = scan::pipeline_buffers, V = vec<S>::size;
+    constexpr unsigned compute_threads = Warps * 32, all_threads = compute_threads + 32;
+    constexpr unsigned tile_vecs = compute_threads * Vectors, round_elems = 32 * V;
+    static_assert(Vectors * V <= 32, "a thread's keep bits of one tile fit 32 bits");
+    using Pk = pack_t<S, Mode>;
+    __shared__ scan::tile_pipeline s_pipeline;
+    /* Per tile parity: the compute warps' counts, and the counts kept
+     * before each warp's run that the look-back warp sends back. */
+    __shared__ C s_total[2][Warps];
+    __shared__ C s_prefix[2][Warps];
+    __shared__ C s_lookback[lookback_windows * 32];
+    __shared__ Pk s_pack[Warps][round_elems];
+    extern __shared__ __align__(128) unsigned char s_data[];
+    static_assert(sizeof s_pipeline + sizeof s_total + sizeof s_prefix + sizeof s_lookback + sizeof s_pack <=
+                      WK_SELECT_PIPELINED_STATIC_BYTES,
+                  "the static shared memory fits the allowance of plan.h");
+    static_assert((size_t)buffers * tile_vecs * WK_SCAN_VECTOR_BYTES + WK_SELECT_PIPELINED_STATIC_BYTES <=
+                      WK_SELECT_PIPELINED_SHARED_BYTES,
+                  "the tile buffers fit what the library checks the device for");
+    const scan::pipeline_view<S> pipe = {&s_pipeline, reinterpret_cast<vec<S> *>(s_data), tile_vecs, slots,
+                                         sizeof(C) == 8, tiles};
+
+    wait_for_previous_kernel();
+    const unsigned warp = threadIdx.x / 32, lane = lane_id();
+    if (threadIdx.x == 0)
+        pipe.start(io.src);
+    __syncthreads();
+    allow_next_kernel();
+    const auto ts = scan::make_status<C>(slots, s_pipeline.stamp);
+
+    if (warp == Warps) {
+        /* The look-back warp: tile k of the block once its counts are in. */
+        for (unsigned k = 0;; ++k) {
+            barrier_wait(BAR_TOTALS + (k & 1), all_threads);
+            const unsigned long long tile = s_pipeline.tile[k % buffers];
+            if (tile >= tiles)
+                return;
+            const C warp_total = lane < Warps ? s_total[k & 1][lane] : C(0);
+            const C inclusive = warp_inclusive_scan(warp_total, sum{});
+            const C aggregate = shfl(full_mask, inclusive, Warps - 1);
+            C tile_prefix = 0;
+            if (tile != 0) {
+                /* Published after the compute warps' aggregate, which they
+                 * put out before arriving at the barrier above. */
+                tile_prefix = scan::look_back(ts, tile, sum{}, s_lookback);
+                if (lane == 0)
+                    ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
+            }
+            if (lane == 0 && tile == tiles - 1)
+                *io.count = (unsigned long long)(tile_prefix + aggregate);
+            if (lane < Warps)
+                s_prefix[k & 1][lane] = tile_prefix + (inclusive - warp_total);
+            barrier_signal(BAR_PREFIX + (k & 1), all_threads);
+        }
+    }
+
+    /* The compute warps: keep bits and counts of tile k, then the outputs
+     * of tile k - 1. */
+    const unsigned q0 = warp * (32 * Vectors) + lane;
+    flag_word<V> flags[Vectors];
+    S before_run = S();
+    /* What keep_bits needs besides the tile's elements, for the tile in
+     * buffer b: the flags of the thread's vectors, or the element before
+     * the warp's run. */
+    auto prefetch = [&](int b) {
+        const unsigned long long tile = s_pipeline.tile[b];
+        if (tile >= tiles)
+            return;
+        const size_t first = (size_t)tile * tile_vecs + q0;
+        if constexpr (Mode == WK_SELECT_FLAGGED) {
+#pragma unroll
+            for (int v = 0; v < Vectors; ++v)
+                flags[v] = load_flags(io, first + 32 * v);
+        }
+        if constexpr (Mode == WK_UNIQUE)
+            before_run = load_before_run(io, (first - lane) * V);
+    };
+    prefetch(0);
+    unsigned keep_previous = 0; /* tile k - 1's bits: v * V + e for element e of vector v */
+    for (unsigned k = 0;; ++k) {
+        const int b = k % buffers;
+        const unsigned long long tile = s_pipeline.tile[b];
+        const bool have_tile = tile < tiles;
+        unsigned keep = 0;
+        if (have_tile) {
+            const vec<S> *const data = pipe.template wait_for<Vectors>(b, q0, io.src, S());
+            vec<S> x[Vectors];
+#pragma unroll
+            for (int v = 0; v < Vectors; ++v)
+                x[v] = data[q0 + 32 * v];
+            unsigned bits[Vectors];
+            keep_bits<S, Mode>(io, x, flags, predicate, ((size_t)tile * tile_vecs + q0) * V, before_run, bits);
+            unsigned kept = 0;
+#pragma unroll
+            for (int v = 0; v < Vectors; ++v) {
+                keep |= bits[v] << (v * V);
+                kept += __popc(bits[v]);
+            }
+            kept = __reduce_add_sync(full_mask, kept);
+            if (lane == 0)
+                s_total[k & 1][warp] = kept;
+            barrier_wait(BAR_COMPUTE, compute_threads);
+            if (warp == 0) {
+                const C warp_total = lane < Warps ? s_total[k & 1][lane] : C(0);
+                const C aggregate = shfl(full_mask, warp_inclusive_scan(warp_total, sum{}), Warps - 1);
+                /* Tile 0 publishes its inclusive count (no look-back), as
+                 * in the pipelined scan: every call writes word 0 of its
+                 * family. */
+                if (lane == 0)
+                    ts.publish(tile, tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, aggregate);
+            }
+            /* Tile k + 1's buffer was claimed before the barrier above. */
+            prefetch((k + 1) % buffers);
+        }
+        /* Also when there is no tile k: the look-back warp then stops. */
+        barrier_signal(BAR_TOTALS + (k & 1), all_threads);
+        if (k > 0) {
+            const unsigned j = k - 1;
+            const int pb = j % buffers;
+            barrier_wait(BAR_PREFIX + (j & 1), all_threads);
+            const vec<S> *const data = pipe.data(pb);
+            const size_t first = (size_t)s_pipeline.tile[pb] * tile_vecs + q0;
+            C base = s_prefix[j & 1][warp];
+/* Unrolled: with a loop here the f32 select-if ran at 0.83-0.95 of CUB's
+ * speed where unrolled it ran at 0.97-1.11 (docs/select.md). */
+#pragma unroll
+            for (int v = 0; v < Vectors; ++v) {
+                const unsigned bits = (keep_previous >> (v * V)) & ((1u << V) - 1u);
+                base += write_round<S, C, Mode>(io, data[q0 + 32 * v], bits, (first + 32 * v) * V, base,
+                                                s_pack[warp]);
+            }
+            /* Every compute thread is done with the buffer: refill it. */
+            barrier_wait(BAR_COMPUTE, compute_threads);
+            if (threadIdx.x == 0)
+                pipe.refill(pb, io.src);
+        }
+        if (!have_tile)
+            return;
+        keep_previous = keep;
+    }
+}
+
+/* Launches the pipelined kernel of Warps compute warps with Vectors vectors
+ * each on `grid` blocks, its three tile buffers in the dynamic shared
+ * memory. */
+template <class S, class C, int Mode, int Warps, int Vectors>
+inline cudaError_t launch_pipelined_select(const wk_select_launch *l, const select_io<S> &io)
+{
+    constexpr size_t shared_bytes = (size_t)scan::pipeline_buffers * Warps * 32 * Vectors * WK_SCAN_VECTOR_BYTES;
+    auto kernel = pipelined_select_kernel<S, C, Mode, Warps, Vectors>;
+    cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
+    if (err != cudaSuccess)
+        return err;
+    return launch_chained(kernel, l->grid, Warps * 32 + 32, shared_bytes, l->stream, l->overlap_launch != 0, io,
+                          l->predicate, l->slots, (unsigned long long)l->plan.tiles);
+}
+
+} // namespace select
+} // namespace wk
+
+#endif
