@@ -164,19 +164,14 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
 }
 
 /* Launches the pipelined kernel of Warps compute warps with Vectors vectors
- * each on l->grid blocks: three tile buffers in the dynamic shared memory,
- * more than the 48 KiB a kernel gets by default (allow_staged_shared). */
+ * each on l->grid blocks. */
 template <class S, class Op, int Warps, int Vectors>
 inline cudaError_t launch_pipelined(const wk_scan_launch *l, const tile_io<S> &io)
 {
-    constexpr size_t shared_bytes = (size_t)pipeline_buffers * Warps * 32 * Vectors * WK_SCAN_VECTOR_BYTES;
     auto kernel = l->exclusive ? pipelined_scan_kernel<S, Op, true, Warps, Vectors>
                                : pipelined_scan_kernel<S, Op, false, Warps, Vectors>;
-    cudaError_t err = allow_staged_shared(kernel, shared_bytes);
-    if (err != cudaSuccess)
-        return err;
-    return launch_chained(kernel, l->grid, Warps * 32 + 32, shared_bytes, l->stream, l->overlap_launch != 0, io,
-                          l->init, l->slots, (unsigned long long)l->plan.tiles);
+    return launch_pipeline<Warps, Vectors>(kernel, l->grid, l->stream, l->overlap_launch != 0, io, l->init, l->slots,
+                                           (unsigned long long)l->plan.tiles);
 }
 
 } // namespace scan

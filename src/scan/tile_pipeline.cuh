@@ -12,9 +12,11 @@
 #define WARPKIT_SCAN_TILE_PIPELINE_CUH
 
 #include "common/bulk_copy.cuh"
+#include "common/chained_launch.cuh"
 #include "common/vector.cuh"
 #include "tile_io.cuh"
 #include "tile_order.cuh"
+#include "tile_stage.cuh"
 
 namespace wk {
 namespace scan {
@@ -118,6 +120,21 @@ template <class S> struct pipeline_view {
         return d;
     }
 };
+
+/* Launches a pipelined kernel of Warps compute warps with Vectors vectors
+ * each, and its look-back warp, on `grid` blocks: its tile buffers in the
+ * dynamic shared memory, more than the 48 KiB a kernel gets by default
+ * (allow_staged_shared). */
+template <int Warps, int Vectors, class... Params, class... Args>
+inline cudaError_t launch_pipeline(void (*kernel)(Params...), unsigned grid, cudaStream_t stream, bool overlap,
+                                   Args... args)
+{
+    constexpr size_t shared_bytes = (size_t)pipeline_buffers * Warps * 32 * Vectors * WK_SCAN_VECTOR_BYTES;
+    cudaError_t err = allow_staged_shared(kernel, shared_bytes);
+    if (err != cudaSuccess)
+        return err;
+    return launch_chained(kernel, grid, Warps * 32 + 32, shared_bytes, stream, overlap, args...);
+}
 
 } // namespace scan
 } // namespace wk

@@ -190,18 +190,13 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
 }
 
 /* Launches the pipelined kernel of Warps compute warps with Vectors vectors
- * each on `grid` blocks, its three tile buffers in the dynamic shared
- * memory. */
+ * each on l->grid blocks. */
 template <class S, class C, int Mode, int Warps, int Vectors>
 inline cudaError_t launch_pipelined_select(const wk_select_launch *l, const select_io<S> &io)
 {
-    constexpr size_t shared_bytes = (size_t)scan::pipeline_buffers * Warps * 32 * Vectors * WK_SCAN_VECTOR_BYTES;
-    auto kernel = pipelined_select_kernel<S, C, Mode, Warps, Vectors>;
-    cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
-    if (err != cudaSuccess)
-        return err;
-    return launch_chained(kernel, l->grid, Warps * 32 + 32, shared_bytes, l->stream, l->overlap_launch != 0, io,
-                          l->predicate, l->slots, (unsigned long long)l->plan.tiles);
+    return scan::launch_pipeline<Warps, Vectors>(pipelined_select_kernel<S, C, Mode, Warps, Vectors>, l->grid,
+                                                 l->stream, l->overlap_launch != 0, io, l->predicate, l->slots,
+                                                 (unsigned long long)l->plan.tiles);
 }
 
 } // namespace select
