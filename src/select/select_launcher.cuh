@@ -53,31 +53,43 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
             return launch_pipelined_select<S, unsigned, Mode, warps, vectors>(l, io);
         }
     }
+    /* The chained tiles. A plan of a shape the element size does not take
+     * gets cudaErrorInvalidValue, as does one of 32-bit counts' shapes for
+     * an input that needs 64-bit counts. */
+    const unsigned block = l->plan.block, vectors = l->plan.vectors;
+    const bool small_tiles = block == WK_SCAN_THREADS && vectors == small;
+    const bool large_tiles = block == WK_SCAN_THREADS && vectors == large;
     select_kernel_ptr<S> kernel;
     size_t shared_bytes = 0;
     if constexpr (sizeof(S) == 2) {
         /* One tile shape at every size (plan.h). */
+        if (!small_tiles)
+            return cudaErrorInvalidValue;
         kernel = wide_counts ? select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
     } else if constexpr (sizeof(S) == 4) {
-        if (l->plan.vectors == WK_SELECT_STAGED_VECTORS)
+        if (block == WK_SCAN_THREADS && vectors == WK_SELECT_STAGED_VECTORS)
             kernel = staged_kernel<S, Mode, WK_SCAN_THREADS, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
                 wide_counts, &shared_bytes);
         else if (wide_counts) /* such inputs take 8 GiB: always the 128 KiB staged tiles */
             return cudaErrorInvalidValue;
-        else if (l->plan.block == WK_SELECT_STAGED_MID_THREADS)
+        else if (block == WK_SELECT_STAGED_MID_THREADS && vectors == WK_SELECT_STAGED_MID_VECTORS)
             kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_THREADS, WK_SELECT_STAGED_MID_VECTORS,
                                    WK_SELECT_STAGED_MID_MIN_BLOCKS>(false, &shared_bytes);
+        else if (large_tiles)
+            kernel = select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+        else if (small_tiles)
+            kernel = select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
         else
-            kernel = l->plan.vectors == large ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
-                                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+            return cudaErrorInvalidValue;
         if (shared_bytes != 0) {
             cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
             if (err != cudaSuccess)
                 return err;
         }
     } else {
-        const bool large_tiles = l->plan.vectors == large;
+        if (!small_tiles && !large_tiles)
+            return cudaErrorInvalidValue;
         kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
                              : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
         if (wide_counts) {
