@@ -591,7 +591,9 @@ static void add(case_list *l, wk_ref_select_mode m, wk_dtype d, wk_compare cmp, 
  * follows the input's size), and the plan's offset (elements from the
  * 16-byte boundary below d_in, where the tiles start) for an input
  * in_offset elements past a 256-byte boundary: both from the planner the
- * library uses (select/plan.h), so the edges below follow its tiles. */
+ * library uses on sm_90 and later (select/plan.h), so the edges below
+ * follow its tiles. (Before sm_90 the large tiles have the pipelined
+ * tiles' 64 KiB.) */
 static size_t tile_elems(wk_dtype d, size_t n)
 {
     wk_scan_plan p;
@@ -871,16 +873,18 @@ static void add_staged_edges(case_list *l, wk_case_level level)
 }
 
 /* Where 4- and 8-byte selects turn to the pipelined kernel (sm_90 and
- * later; select/plan.h), per mode on a dtype of either size: one element
- * below the first size, the first size (in place where the mode allows),
- * and an input that starts inside a vector, with a last tile of one
- * element: first and last tiles loaded by the compute threads, the others
- * by bulk copies, several per block. The quick list keeps the last for the
- * flagged select and unique, whose flags and run heads the kernel reads a
- * tile ahead. */
+ * later; select/plan.h), per mode on a dtype of either size (4-byte ones
+ * for the flagged select and unique, whose flags and run heads the kernel
+ * reads a tile ahead): one element below the first size, the first size
+ * (in place where the mode allows), and an input of twice that size that
+ * starts inside a vector and whose last tile holds one element: first and
+ * last tiles loaded by the compute threads, the others by bulk copies,
+ * more tiles than the blocks claim at their start (three each, one block
+ * per SM), so that buffers are refilled in the loop. The quick list keeps
+ * the last for the flagged select and unique. */
 static void add_pipelined_edges(case_list *l, wk_case_level level)
 {
-    static const wk_dtype dtypes[] = {WK_F32, WK_I64, WK_U32, WK_F64, WK_I32};
+    static const wk_dtype dtypes[] = {WK_F32, WK_I32, WK_U64, WK_U32, WK_F64};
     for (size_t m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
         wk_ref_select_mode mode = (wk_ref_select_mode)m;
         if (level == WK_CASES_QUICK && mode != WK_REF_SELECT_FLAGGED && mode != WK_REF_UNIQUE)
@@ -889,7 +893,7 @@ static void add_pipelined_edges(case_list *l, wk_case_level level)
         size_t edge = WK_SELECT_PIPELINED_FROM_BYTES / wk_dtype_size(d), tile = tile_elems(d, edge);
         size_t k = 13 * m + 2;
         placement at = place(4 * k + 1, 0); /* input offset 1 */
-        add(l, mode, d, compare_at(d, k), (edge / tile + 1) * tile + 1 - plan_offset(d, at.in_offset), at,
+        add(l, mode, d, compare_at(d, k), (2 * edge / tile + 1) * tile + 1 - plan_offset(d, at.in_offset), at,
             keep_at(mode, k), WK_SELECT_PLAIN);
         if (level == WK_CASES_QUICK)
             continue;

@@ -39,7 +39,7 @@ __device__ inline void sweep_stale(const tile_slots &slots, unsigned long long s
  * stamp come from one relaxed atomic add on `ticket`: a fenced
  * (acquire-release) add measured slower on an H100, and one word needs no
  * ordering between two. A call makes `claims` claims in all: one per block
- * for the chained kernels, and for the pipelined ones (pipelined_kernel.cuh)
+ * for the chained kernels, and for the pipelined ones (tile_pipeline.cuh)
  * one per tile plus one per block that finds no tile left. The claim that
  * takes the last number knows every claim of the call has been made; it
  * advances the epoch, resets the ticket and sweeps. The next call's blocks

@@ -39,7 +39,7 @@ enum : unsigned { BAR_COMPUTE = 1, BAR_TOTALS = 2, BAR_PREFIX = 4 };
 struct tile_pipeline {
     unsigned long long copied[pipeline_buffers];
     unsigned long long tile[pipeline_buffers];
-    unsigned long long stamp; /* the call's, from the block's first claim */
+    unsigned long long stamp; /* the call's: every claim of a call gives the same */
     unsigned copies[pipeline_buffers];
     int wait[pipeline_buffers];
     bool claims_done;         /* the block has claimed past the last tile */

@@ -26,7 +26,7 @@ typedef enum wk_select_mode {
 #define WK_SELECT_WIDE_COUNTS_FROM ((size_t)1 << 31)
 
 /* Everything one launch needs; arguments are already validated. The plan
- * comes from wk_plan_select (select/plan.h). */
+ * comes from wk_plan_select_for (select/plan.h), for the device's kind. */
 typedef struct wk_select_launch {
     const void *in;
     const unsigned char *flags; /* WK_SELECT_FLAGGED only                    */

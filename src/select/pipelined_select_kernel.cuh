@@ -22,9 +22,9 @@
  * In place (select, flagged select, unique): a tile's outputs land at or
  * before its own elements, and it writes them only once every earlier tile
  * has published its count, which each does only after its whole tile is
- * in shared memory. The element before a warp's run may meanwhile be
- * overwritten, but only with itself: output i of an earlier tile is input
- * i only when every element up to i is kept. */
+ * in shared memory. The element before a warp's run, i, may meanwhile be
+ * written by an earlier tile, but only with itself: that tile writes
+ * output i from an input j >= i of its own, and its inputs end at i. */
 #ifndef WARPKIT_SELECT_PIPELINED_SELECT_KERNEL_CUH
 #define WARPKIT_SELECT_PIPELINED_SELECT_KERNEL_CUH
 

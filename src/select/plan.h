@@ -47,8 +47,8 @@ extern "C" {
  * from 16 MiB on, 4- and 8-byte elements go through persistent blocks, one
  * per SM, with three 64 KiB tiles (512 compute threads x 8 vectors) in
  * shared memory and the look-back in a warp of its own, as the scan's
- * pipelined tiles do (scan/plan.h). They replace the large and staged
- * tiles above on such devices. Speedups over CUB on an H100, f32 and i32,
+ * pipelined tiles do (scan/plan.h). They replace the large tiles from
+ * 16 MiB and the staged tiles above on such devices. Speedups over CUB on an H100, f32 and i32,
  * against the chained tiles' recorded run (docs/select.md): at 2^24
  * 0.92-1.17 (0.91-1.01), at 2^28 1.03-1.40 (0.97-1.13); f32 select-if at
  * 50 % kept, 2^28: 1.08 (0.98). Four to six smaller buffers were slower. */

@@ -314,12 +314,15 @@ static void check_shapes(void)
 }
 
 /* Per mode, a case one element below the pipelined tiles, one at their
- * first size, and one that starts inside a vector and whose last
- * pipelined tile holds a single element; the quick list has the last for
- * the flagged select and unique. */
+ * first size (in place where the mode allows, starting inside a vector
+ * for 4-byte dtypes), and one that starts inside a vector, has more than
+ * twice the first size's tiles (more than blocks claim at their start on
+ * a GPU of up to 170 SMs) and whose last tile holds a single element; the
+ * quick list has the last for the flagged select and unique, on 4-byte
+ * dtypes. */
 static void check_pipelined_edges(const wk_select_case *cases, size_t count, int full)
 {
-    int below[MODES] = {0}, at[MODES] = {0}, one_in_last[MODES] = {0};
+    int below[MODES] = {0}, at[MODES] = {0}, one_in_last[MODES] = {0}, four_byte[MODES] = {0};
     for (size_t i = 0; i < count; ++i) {
         const wk_select_case *c = &cases[i];
         size_t elem = wk_dtype_size(c->dtype), edge = WK_SELECT_PIPELINED_FROM_BYTES / elem;
@@ -327,10 +330,13 @@ static void check_pipelined_edges(const wk_select_case *cases, size_t count, int
             continue;
         wk_scan_plan p;
         wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, &p);
+        const int in_place_ok = wk_ref_select_in_place_ok(c->mode);
         below[c->mode] |= c->n == edge - 1 && !p.pipelined;
-        at[c->mode] |= c->n == edge && p.pipelined;
-        one_in_last[c->mode] |=
-            p.pipelined && p.offset != 0 && p.tiles >= 2 && p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
+        at[c->mode] |= c->n == edge && p.pipelined && c->in_place == in_place_ok && (elem == 8 || p.offset != 0);
+        const int last = p.pipelined && p.offset != 0 && c->n > 2 * edge &&
+                         p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
+        one_in_last[c->mode] |= last;
+        four_byte[c->mode] |= last && elem == 4;
     }
     int modes_below = 0, modes_at = 0, modes_last = 0;
     for (int m = 0; m < MODES; ++m) {
@@ -341,12 +347,14 @@ static void check_pipelined_edges(const wk_select_case *cases, size_t count, int
     if (full)
         wk_checkf(&tally, modes_below == MODES && modes_at == MODES && modes_last == MODES,
                   "full: per mode, a select one element below the pipelined tiles (%d of %d modes), at their first "
-                  "size (%d), and one starting inside a vector with one element in its last tile (%d)",
+                  "size (%d), and one of more than twice its tiles starting inside a vector with one element in "
+                  "its last tile (%d)",
                   modes_below, MODES, modes_at, modes_last);
     else
-        wk_checkf(&tally, one_in_last[WK_REF_SELECT_FLAGGED] && one_in_last[WK_REF_UNIQUE],
-                  "quick: a flagged select (%d) and a unique (%d) with one element in the last pipelined tile",
-                  one_in_last[WK_REF_SELECT_FLAGGED], one_in_last[WK_REF_UNIQUE]);
+        wk_checkf(&tally, four_byte[WK_REF_SELECT_FLAGGED] && four_byte[WK_REF_UNIQUE],
+                  "quick: a 4-byte flagged select (%d) and unique (%d) of more than twice the first pipelined "
+                  "size's tiles with one element in the last tile",
+                  four_byte[WK_REF_SELECT_FLAGGED], four_byte[WK_REF_UNIQUE]);
 }
 
 /* Either side of the change to staged tiles, per mode on a 4-byte dtype,
