@@ -212,6 +212,12 @@ int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t 
             return -1;
         i += used;
     }
+    /* bench --n N: that size alone. */
+    if (opts->n_given && strcmp(opts->command, "bench") == 0) {
+        if (opts->min_n || opts->max_n)
+            return fail(err, err_size, "bench takes --n or --min-n / --max-n, not both", NULL);
+        opts->min_n = opts->max_n = opts->n;
+    }
     if (opts->min_n && opts->max_n && opts->min_n > opts->max_n)
         return fail(err, err_size, "--min-n is larger than --max-n", NULL);
     return 0;

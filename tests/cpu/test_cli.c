@@ -79,6 +79,14 @@ int main(void)
     wk_expect(&t, parse(&o, 4, a7) == -1, "zero repeats");
     const char *a8[] = {"warpkit", "bench", "--min-n", "lots"};
     wk_expect(&t, parse(&o, 4, a8) == -1, "bad size");
+    const char *a9[] = {"warpkit", "bench", "--op", "select", "--n", "2^28"};
+    wk_expect(&t, parse(&o, 6, a9) == 0 && o.min_n == ((size_t)1 << 28) && o.max_n == ((size_t)1 << 28),
+              "bench --n: that size alone");
+    const char *a10[] = {"warpkit", "bench", "--n", "2^28", "--max-n", "2^30"};
+    wk_expect(&t, parse(&o, 6, a10) == -1, "bench --n with --max-n");
+    const char *a11[] = {"warpkit", "ladder", "--n", "2^26"};
+    wk_expect(&t, parse(&o, 4, a11) == 0 && o.n == ((size_t)1 << 26) && o.min_n == 0 && o.max_n == 0,
+              "ladder --n leaves the bench's range alone");
 
     const char *l1[] = {"warpkit", "ladder"};
     wk_expect(&t, parse(&o, 2, l1) == 0 && o.n == ((size_t)1 << 24) && o.dtype == WK_F64 && o.threads == 512 &&
