@@ -4,7 +4,7 @@
  * each filled by one bulk copy (bulk_copy.cuh) or, for a tile that does not
  * lie wholly inside the data, by the block's compute threads.
  *
- * Buffer b holds the block's tiles k with k % 3 == b, in order. Thread 0
+ * Buffer b holds the block's tiles k with k % 3 == b, in order. One thread
  * claims a tile for a buffer and starts its copy (pipeline_view::refill)
  * once every compute thread is done with the buffer's previous tile; the
  * compute threads wait for it (pipeline_view::wait_for). */
@@ -58,21 +58,23 @@ template <class S> struct pipeline_view {
 
     __device__ vec<S> *data(int b) const { return buffers + (size_t)b * tile_vecs; }
 
-    /* Thread 0 only: claims the block's next tile into buffer b and starts
-     * its copy. After its first claim past the last tile a block claims no
-     * more, so the call makes exactly tiles + gridDim.x claims. */
-    __device__ void refill(int b, const tile_io<S> &io) const
+    /* One thread (thread 0 in the scan, lane 0 of warp 1 in the select),
+     * with a barrier between it and the threads that read the buffer's
+     * state: claims the block's next tile into buffer b and starts its
+     * copy. After its first claim past the last tile a block claims no
+     * more, so the call makes exactly tiles + gridDim.x claims. Returns the
+     * call's stamp (0 when it claims nothing), which only start() keeps: a
+     * later refill may run while the look-back warp still reads it. */
+    __device__ unsigned long long refill(int b, const tile_io<S> &io) const
     {
         tile_pipeline &p = *state;
         unsigned long long stamp = 0;
         const unsigned long long t =
             p.claims_done ? tiles : claim_tile(slots, wide, tiles, tiles + gridDim.x, &stamp);
-        if (!p.claims_done)
-            p.stamp = stamp;
         p.tile[b] = t;
         if (t >= tiles) {
             p.claims_done = true;
-            return;
+            return stamp;
         }
         const size_t first = (size_t)t * tile_vecs;
         if (bulk_copy_ok && io.whole(first, first + tile_vecs - 1)) {
@@ -81,10 +83,12 @@ template <class S> struct pipeline_view {
         } else {
             p.wait[b] = -1;
         }
+        return stamp;
     }
 
     /* Thread 0 only, before the block's first barrier: sets the barriers up
-     * and claims a tile for every buffer. */
+     * and claims a tile for every buffer (the first claim is always made,
+     * and gives the stamp). */
     __device__ void start(const tile_io<S> &io) const
     {
         tile_pipeline &p = *state;
@@ -93,7 +97,8 @@ template <class S> struct pipeline_view {
             bulk_barrier_init(&p.copied[b]);
             p.copies[b] = 0;
         }
-        for (int b = 0; b < pipeline_buffers; ++b)
+        p.stamp = refill(0, io);
+        for (int b = 1; b < pipeline_buffers; ++b)
             refill(b, io);
     }
 

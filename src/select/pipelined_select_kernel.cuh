@@ -9,7 +9,10 @@
  *    count, which warp 0 publishes at once;
  *  - tile k - 1, once the look-back warp has its prefix: each warp writes
  *    its kept elements round by round through its pack buffer
- *    (write_round, select_kernel.cuh), as the chained kernel does.
+ *    (write_round, select_kernel.cuh), as the chained kernel does. The
+ *    4-byte select-if and where keep tile k - 1 in registers and refill
+ *    its buffer as soon as it is counted (hold_tiles below); the other
+ *    modes write from the buffer and refill it after.
  * The look-back warp, one tile behind, scans the warps' counts, looks back
  * for the count kept before the tile and publishes the sum; for the last
  * tile it writes the total count.
@@ -52,16 +55,28 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
     constexpr unsigned tile_vecs = compute_threads * Vectors, round_elems = 32 * V;
     static_assert(Vectors * V <= 32, "a thread's keep bits of one tile fit 32 bits");
     using Pk = pack_t<S, Mode>;
+    /* Whether a tile's elements stay in registers until it is written, so
+     * that its buffer takes the tile three ahead as soon as it is counted
+     * rather than once it is written: one tile more on its way in. The
+     * 4-byte select-if does, and where, which writes indices, not elements.
+     * The flagged select, unique and partition, short of registers for two
+     * tiles (96 a thread at 17 warps an SM), spilled and measured slower;
+     * they write from the buffer, as does the 8-byte select-if, which
+     * spills too and is not in the benchmark (docs/select.md). */
+    constexpr bool hold_tiles = (Mode == WK_SELECT_IF && sizeof(S) == 4) || Mode == WK_WHERE;
     __shared__ scan::tile_pipeline s_pipeline;
     /* Per tile parity: the compute warps' counts, and the counts kept
      * before each warp's run that the look-back warp sends back. */
     __shared__ C s_total[2][Warps];
     __shared__ C s_prefix[2][Warps];
     __shared__ C s_lookback[lookback_windows * 32];
+    /* Per tile parity: the block's tile k, for the look-back warp of a
+     * kernel that holds tiles (its buffer may hold a later tile by then). */
+    __shared__ unsigned long long s_tile[2];
     __shared__ Pk s_pack[Warps][round_elems];
     extern __shared__ __align__(128) unsigned char s_data[];
-    static_assert(sizeof s_pipeline + sizeof s_total + sizeof s_prefix + sizeof s_lookback + sizeof s_pack <=
-                      WK_SELECT_PIPELINED_STATIC_BYTES,
+    static_assert(sizeof s_pipeline + sizeof s_tile + sizeof s_total + sizeof s_prefix + sizeof s_lookback +
+                          sizeof s_pack <= WK_SELECT_PIPELINED_STATIC_BYTES,
                   "the static shared memory fits the allowance of plan.h");
     static_assert((size_t)buffers * tile_vecs * WK_SCAN_VECTOR_BYTES + WK_SELECT_PIPELINED_STATIC_BYTES <=
                       WK_SELECT_PIPELINED_SHARED_BYTES,
@@ -81,7 +96,7 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
         /* The look-back warp: tile k of the block once its counts are in. */
         for (unsigned k = 0;; ++k) {
             barrier_wait(BAR_TOTALS + (k & 1), all_threads);
-            const unsigned long long tile = s_pipeline.tile[k % buffers];
+            const unsigned long long tile = hold_tiles ? s_tile[k & 1] : s_pipeline.tile[k % buffers];
             if (tile >= tiles)
                 return;
             const C warp_total = lane < Warps ? s_total[k & 1][lane] : C(0);
@@ -125,20 +140,34 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
             before_run = load_before_run(io, (first - lane) * V);
     };
     prefetch(0);
-    unsigned keep_previous = 0; /* tile k - 1's bits: v * V + e for element e of vector v */
+    /* Tile k - 1 as the write pass needs it: its keep bits (v * V + e for
+     * element e of vector v), its first vector and, when the kernel holds
+     * tiles (above), its elements. */
+    vec<S> x_previous[Vectors];
+    unsigned keep_previous = 0;
+    size_t first_previous = 0;
+    /* The thread that refills the buffers: when the kernel holds tiles, not
+     * one of warp 0, which publishes the tile's count meanwhile. The other
+     * modes keep the order of the kernel before tiles were held: with
+     * s_tile and a refill by thread 32, unique and partition of 2^22
+     * elements took 0.5-1.5 us longer. */
+    constexpr unsigned refill_thread = hold_tiles && Warps > 1 ? 32 : 0;
     for (unsigned k = 0;; ++k) {
         const int b = k % buffers;
         const unsigned long long tile = s_pipeline.tile[b];
         const bool have_tile = tile < tiles;
+        if (hold_tiles && threadIdx.x == 0)
+            s_tile[k & 1] = tile;
         unsigned keep = 0;
+        vec<S> x[Vectors];
+        const size_t first = (size_t)tile * tile_vecs + q0;
         if (have_tile) {
             const vec<S> *const data = pipe.template wait_for<Vectors>(b, q0, io.src, S());
-            vec<S> x[Vectors];
 #pragma unroll
             for (int v = 0; v < Vectors; ++v)
                 x[v] = data[q0 + 32 * v];
             unsigned bits[Vectors];
-            keep_bits<S, Mode>(io, x, flags, predicate, ((size_t)tile * tile_vecs + q0) * V, before_run, bits);
+            keep_bits<S, Mode>(io, x, flags, predicate, first * V, before_run, bits);
             unsigned kept = 0;
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
@@ -148,6 +177,8 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
             kept = __reduce_add_sync(full_mask, kept);
             if (lane == 0)
                 s_total[k & 1][warp] = kept;
+            /* Past this barrier every compute thread has tile k in its
+             * registers. */
             barrier_wait(BAR_COMPUTE, compute_threads);
             if (warp == 0) {
                 const C warp_total = lane < Warps ? s_total[k & 1][lane] : C(0);
@@ -158,8 +189,16 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
                 if (lane == 0)
                     ts.publish(tile, tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, aggregate);
             }
+            if (hold_tiles && threadIdx.x == refill_thread)
+                pipe.refill(b, io.src);
             /* Tile k + 1's buffer was claimed before the barrier above. */
             prefetch((k + 1) % buffers);
+        } else if (hold_tiles) {
+            /* The arrive below orders s_tile's write before the look-back
+             * warp's read, but compute-sanitizer's racecheck reported a
+             * race when only the arrive followed it; every other
+             * iteration has this barrier between the two. */
+            barrier_wait(BAR_COMPUTE, compute_threads);
         }
         /* Also when there is no tile k: the look-back warp then stops. */
         barrier_signal(BAR_TOTALS + (k & 1), all_threads);
@@ -168,7 +207,6 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
             const int pb = j % buffers;
             barrier_wait(BAR_PREFIX + (j & 1), all_threads);
             const vec<S> *const data = pipe.data(pb);
-            const size_t first = (size_t)s_pipeline.tile[pb] * tile_vecs + q0;
             C base = s_prefix[j & 1][warp];
             /* Unrolled: as a loop, the select-if of 2^24 to 2^28 elements
              * ran at 0.83-1.04 of CUB's speed against 0.96-1.11 unrolled
@@ -176,17 +214,25 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
                 const unsigned bits = (keep_previous >> (v * V)) & ((1u << V) - 1u);
-                base += write_round<S, C, Mode>(io, data[q0 + 32 * v], bits, (first + 32 * v) * V, base,
-                                                s_pack[warp]);
+                base += write_round<S, C, Mode>(io, hold_tiles ? x_previous[v] : data[q0 + 32 * v], bits,
+                                                (first_previous + 32 * v) * V, base, s_pack[warp]);
             }
-            /* Every compute thread is done with the buffer: refill it. */
-            barrier_wait(BAR_COMPUTE, compute_threads);
-            if (threadIdx.x == 0)
-                pipe.refill(pb, io.src);
+            if (!hold_tiles) {
+                /* Every compute thread is done with the buffer: refill it. */
+                barrier_wait(BAR_COMPUTE, compute_threads);
+                if (threadIdx.x == refill_thread)
+                    pipe.refill(pb, io.src);
+            }
         }
         if (!have_tile)
             return;
+        if (hold_tiles) {
+#pragma unroll
+            for (int v = 0; v < Vectors; ++v)
+                x_previous[v] = x[v];
+        }
         keep_previous = keep;
+        first_previous = first;
     }
 }
 
