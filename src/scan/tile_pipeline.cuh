@@ -22,8 +22,9 @@ namespace wk {
 namespace scan {
 
 /* Buffers per block: the tile being written, the tile being looked up, the
- * tile on its way in. (The select measured slower with four or six smaller
- * buffers; docs/select.md.) */
+ * tile on its way in; or, in a select that holds its tiles in registers
+ * (pipelined_select_kernel.cuh), three tiles on their way in. (The select
+ * measured slower with four or six smaller buffers; docs/select.md.) */
 constexpr int pipeline_buffers = 3;
 
 /* The named barriers of the pipelined kernels, by job: among the compute
@@ -58,13 +59,14 @@ template <class S> struct pipeline_view {
 
     __device__ vec<S> *data(int b) const { return buffers + (size_t)b * tile_vecs; }
 
-    /* One thread (thread 0 in the scan, lane 0 of warp 1 in the select),
-     * with a barrier between it and the threads that read the buffer's
-     * state: claims the block's next tile into buffer b and starts its
-     * copy. After its first claim past the last tile a block claims no
-     * more, so the call makes exactly tiles + gridDim.x claims. Returns the
-     * call's stamp (0 when it claims nothing), which only start() keeps: a
-     * later refill may run while the look-back warp still reads it. */
+    /* One thread (thread 0, or lane 0 of warp 1 in a select that holds its
+     * tiles), with a barrier between it and the threads that read the
+     * buffer's state: claims the block's next tile into buffer b and
+     * starts its copy. After its first claim past the last tile a block
+     * claims no more, so the call makes exactly tiles + gridDim.x claims.
+     * Returns the call's stamp (0 when it claims nothing), which only
+     * start() keeps: a later refill may run while the look-back warp still
+     * reads it. */
     __device__ unsigned long long refill(int b, const tile_io<S> &io) const
     {
         tile_pipeline &p = *state;
