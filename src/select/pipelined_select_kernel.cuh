@@ -150,7 +150,9 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
      * one of warp 0, which publishes the tile's count meanwhile. The other
      * modes keep the order of the kernel before tiles were held: with
      * s_tile and a refill by thread 32, unique and partition of 2^22
-     * elements took 0.5-1.5 us longer. */
+     * elements at 1 % took 16.1-16.5 against 15.0-15.1 us and 23.7-23.9
+     * against 21.8-21.9 us; as they are, still 15.4-15.6 against 15.1 and
+     * 22.6 against 21.6-21.8 (f32), for a cause not found (docs/select.md). */
     constexpr unsigned refill_thread = hold_tiles && Warps > 1 ? 32 : 0;
     for (unsigned k = 0;; ++k) {
         const int b = k % buffers;
