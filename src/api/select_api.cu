@@ -115,7 +115,7 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
     /* Bulk copies (sm_90) and room for three tiles per block. */
     const int pipelined_ok =
         ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SELECT_PIPELINED_SHARED_BYTES;
-    if (wk_plan_select_for((uintptr_t)c.in, c.n, elem, pipelined_ok, &l.plan) != 0)
+    if (wk_plan_select_for((uintptr_t)c.in, c.n, elem, c.mode == WK_PARTITION_IF, pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", c.fn);
     if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, c.fn)) != WK_SUCCESS)
         return status;

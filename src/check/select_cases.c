@@ -594,19 +594,23 @@ static void add(case_list *l, wk_ref_select_mode m, wk_dtype d, wk_compare cmp, 
  * library uses on sm_90 and later (select/plan.h), so the edges below
  * follow its tiles. (Before sm_90 the large tiles have the pipelined
  * tiles' 64 KiB.) */
-static size_t tile_elems(wk_dtype d, size_t n)
+static size_t mode_tile_elems(wk_dtype d, size_t n, wk_ref_select_mode m)
 {
     wk_scan_plan p;
-    wk_plan_select(0x10000, n, wk_dtype_size(d), &p);
+    wk_plan_select(0x10000, n, wk_dtype_size(d), m == WK_REF_PARTITION_IF, &p);
     return p.tile_elems;
 }
+
+/* The same for the modes other than the partition, whose 4-byte tiles
+ * are shorter from 16 MiB to 128 MiB. */
+static size_t tile_elems(wk_dtype d, size_t n) { return mode_tile_elems(d, n, WK_REF_SELECT_IF); }
 
 /* The same on devices without the pipelined kernel (before sm_90), whose
  * staged tiles the staged edges below follow. */
 static size_t chained_tile_elems(wk_dtype d, size_t n)
 {
     wk_scan_plan p;
-    wk_plan_select_for(0x10000, n, wk_dtype_size(d), 0, &p);
+    wk_plan_select_for(0x10000, n, wk_dtype_size(d), 0, 0, &p);
     return p.tile_elems;
 }
 
@@ -614,7 +618,7 @@ static size_t plan_offset(wk_dtype d, size_t in_offset)
 {
     size_t elem = wk_dtype_size(d);
     wk_scan_plan p;
-    wk_plan_select(0x10000 + in_offset * elem, 1, elem, &p);
+    wk_plan_select(0x10000 + in_offset * elem, 1, elem, 0, &p);
     return p.offset;
 }
 
@@ -836,7 +840,7 @@ static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d,
 {
     const size_t edge = from_bytes / 4, tile = chained_tile_elems(d, edge);
     wk_scan_plan p;
-    wk_plan_select_for(0x10000, edge, 4, 0, &p);
+    wk_plan_select_for(0x10000, edge, 4, 0, 0, &p);
     const size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     placement at = place(4 * k + 1, 0); /* input offset 1 */
     size_t n = (edge / tile + 1) * tile + in_registers + 1 - plan_offset(d, at.in_offset);
@@ -890,7 +894,7 @@ static void add_pipelined_edges(case_list *l, wk_case_level level)
         if (level == WK_CASES_QUICK && mode != WK_REF_SELECT_FLAGGED && mode != WK_REF_UNIQUE)
             continue;
         wk_dtype d = dtypes[m % COUNT(dtypes)];
-        size_t edge = WK_SELECT_PIPELINED_FROM_BYTES / wk_dtype_size(d), tile = tile_elems(d, edge);
+        size_t edge = WK_SELECT_PIPELINED_FROM_BYTES / wk_dtype_size(d), tile = mode_tile_elems(d, edge, mode);
         size_t k = 13 * m + 2;
         placement at = place(4 * k + 1, 0); /* input offset 1 */
         add(l, mode, d, compare_at(d, k), (2 * edge / tile + 1) * tile + 1 - plan_offset(d, at.in_offset), at,
@@ -900,6 +904,27 @@ static void add_pipelined_edges(case_list *l, wk_case_level level)
         add(l, mode, d, compare_at(d, k + 1), edge - 1, place(4 * k, 0), keep_at(mode, k + 1), WK_SELECT_PLAIN);
         add(l, mode, d, compare_at(d, k + 2), edge, place(4 * k + 2, 1), keep_at(mode, k + 2), WK_SELECT_PLAIN);
     }
+}
+
+/* The 4-byte partition's short pipelined tiles (select/plan.h), which hold
+ * each counted tile in registers: an f32 partition of twice their first
+ * size that starts inside a vector and whose last tile holds one element
+ * (in the quick list too), and i32 partitions either side of the change
+ * back to 64 KiB tiles at 128 MiB. */
+static void add_partition_tile_edges(case_list *l, wk_case_level level)
+{
+    const wk_ref_select_mode m = WK_REF_PARTITION_IF;
+    const size_t edge = WK_SELECT_PIPELINED_FROM_BYTES / 4, tile = mode_tile_elems(WK_F32, edge, m);
+    const size_t k = 71;
+    placement at = place(4 * k + 1, 0); /* input offset 1 */
+    add(l, m, WK_F32, compare_at(WK_F32, k), (2 * edge / tile + 1) * tile + 1 - plan_offset(WK_F32, at.in_offset),
+        at, keep_at(m, k), WK_SELECT_PLAIN);
+    if (level == WK_CASES_QUICK)
+        return;
+    const size_t change = WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES / 4;
+    add(l, m, WK_I32, compare_at(WK_I32, k + 1), change - 1, place(4 * k + 2, 0), keep_at(m, k + 1),
+        WK_SELECT_PLAIN);
+    add(l, m, WK_I32, compare_at(WK_I32, k + 2), change, place(4 * k + 3, 0), keep_at(m, k + 2), WK_SELECT_PLAIN);
 }
 
 size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, size_t cap)
@@ -919,6 +944,7 @@ size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, 
         add_many_tiles(&l);
     add_staged_edges(&l, level);
     add_pipelined_edges(&l, level);
+    add_partition_tile_edges(&l, level);
     return l.count;
 }
 

@@ -10,7 +10,8 @@
  *  - tile k - 1, once the look-back warp has its prefix: each warp writes
  *    its kept elements round by round through its pack buffer
  *    (write_round, select_kernel.cuh), as the chained kernel does. The
- *    4-byte select-if and where keep tile k - 1 in registers and refill
+ *    4-byte select-if and where, and the 4-byte partition in its short
+ *    tiles, keep tile k - 1 in registers and refill
  *    its buffer as soon as it is counted (hold_tiles below); the other
  *    modes write from the buffer and refill it after.
  * The look-back warp, one tile behind, scans the warps' counts, looks back
@@ -58,12 +59,15 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
     /* Whether a tile's elements stay in registers until it is written, so
      * that its buffer takes the tile three ahead as soon as it is counted
      * rather than once it is written: one tile more on its way in. The
-     * 4-byte select-if does, and where, which writes indices, not elements.
-     * The flagged select, unique and partition, short of registers for two
-     * tiles (96 a thread at 17 warps an SM), spilled and measured slower;
-     * they write from the buffer, as does the 8-byte select-if, which
-     * spills too and is not in the benchmark (docs/select.md). */
-    constexpr bool hold_tiles = (Mode == WK_SELECT_IF && sizeof(S) == 4) || Mode == WK_WHERE;
+     * 4-byte select-if does, and where, which writes indices, not elements,
+     * and the 4-byte partition in its tiles of 4 vectors (plan.h). With
+     * 8 vectors the flagged select, unique and partition, short of
+     * registers for two tiles (96 a thread at 17 warps an SM), spilled and
+     * measured slower; they write from the buffer, as does the 8-byte
+     * select-if, which spills too and is not in the benchmark
+     * (docs/select.md). */
+    constexpr bool hold_tiles =
+        (sizeof(S) == 4 && (Mode == WK_SELECT_IF || (Mode == WK_PARTITION_IF && Vectors <= 4))) || Mode == WK_WHERE;
     __shared__ scan::tile_pipeline s_pipeline;
     /* Per tile parity: the compute warps' counts, and the counts kept
      * before each warp's run that the look-back warp sends back. */

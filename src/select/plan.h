@@ -55,6 +55,16 @@ extern "C" {
 #define WK_SELECT_PIPELINED_FROM_BYTES ((size_t)16 << 20)
 #define WK_SELECT_PIPELINED_THREADS 512
 #define WK_SELECT_PIPELINED_VECTORS 8
+/* The 4-byte partition below 128 MiB takes 32 KiB tiles (512 x 4) and
+ * holds each counted tile in registers (select/pipelined_select_kernel.cuh),
+ * so a block has more, shorter tiles under way where a call is only a few
+ * tiles per SM. Benchmark runs on an H100 (docs/select.md), speedups over
+ * CUB against the 64 KiB tiles: 1.04-1.05 against 0.97-1.01 at 2^23,
+ * 1.06-1.07 against 0.98-1.02 at 2^24, level at 2^25, 1.07-1.10 against
+ * 1.10-1.16 at 2^26. The other modes measured as fast or faster with
+ * 64 KiB tiles at every size. */
+#define WK_SELECT_PIPELINED_PARTITION_VECTORS 4
+#define WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES ((size_t)128 << 20)
 /* Shared memory a pipelined block needs at most: three tiles and the
  * kernel's own arrays, its pack buffers among them (the kernel checks that
  * they fit the allowance). */
@@ -62,18 +72,19 @@ extern "C" {
 #define WK_SELECT_PIPELINED_SHARED_BYTES                                                                     \
     ((size_t)3 * WK_SELECT_PIPELINED_THREADS * WK_SELECT_PIPELINED_VECTORS * 16 + WK_SELECT_PIPELINED_STATIC_BYTES)
 
-/* Plans a select of n elements of elem_size bytes at in_addr, for a device
- * that runs the pipelined kernel (sm_90 and later, with enough shared
- * memory per block) when pipelined_ok is nonzero. Returns 0 on success, -1
- * for bad arguments. */
-int wk_plan_select_for(uintptr_t in_addr, size_t n, size_t elem_size, int pipelined_ok, wk_scan_plan *plan);
+/* Plans a select of n elements of elem_size bytes at in_addr (a partition
+ * when `partition` is nonzero), for a device that runs the pipelined kernel
+ * (sm_90 and later, with enough shared memory per block) when pipelined_ok
+ * is nonzero. Returns 0 on success, -1 for bad arguments. */
+int wk_plan_select_for(uintptr_t in_addr, size_t n, size_t elem_size, int partition, int pipelined_ok,
+                       wk_scan_plan *plan);
 
 /* The same for sm_90 and later, the GPUs the library is built and measured
  * for. */
-int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, wk_scan_plan *plan);
+int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, int partition, wk_scan_plan *plan);
 
 /* Most tiles a select of n elements of elem_size bytes needs at any
- * alignment on any device. */
+ * alignment on any device, in any mode. */
 size_t wk_select_max_tiles(size_t n, size_t elem_size);
 
 #ifdef __cplusplus

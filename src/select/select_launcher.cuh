@@ -45,6 +45,13 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
      * on l->grid blocks. */
     if (l->plan.pipelined) {
         constexpr int warps = WK_SELECT_PIPELINED_THREADS / 32, vectors = WK_SELECT_PIPELINED_VECTORS;
+        /* The 4-byte partition's shorter tiles, below 128 MiB: 32-bit
+         * counts. */
+        constexpr int partition_vectors = WK_SELECT_PIPELINED_PARTITION_VECTORS;
+        if constexpr (sizeof(S) == 4 && Mode == WK_PARTITION_IF) {
+            if (l->plan.block == WK_SELECT_PIPELINED_THREADS && l->plan.vectors == partition_vectors && !wide_counts)
+                return launch_pipelined_select<S, unsigned, Mode, warps, partition_vectors>(l, io);
+        }
         if (sizeof(S) == 2 || l->plan.block != WK_SELECT_PIPELINED_THREADS || l->plan.vectors != vectors)
             return cudaErrorInvalidValue;
         if constexpr (sizeof(S) != 2) {

@@ -41,7 +41,7 @@ static int is_float(wk_dtype d) { return wk_dtype_is_float(d); }
 static size_t tile_elems(size_t elem, size_t n)
 {
     wk_scan_plan p;
-    wk_plan_select(0x10000, n, elem, &p);
+    wk_plan_select(0x10000, n, elem, 0, &p);
     return p.tile_elems;
 }
 
@@ -285,7 +285,7 @@ static void check_shapes(void)
             unsigned got[SIZES], want[SIZES];
             for (size_t s = 0; s < SIZES; ++s) {
                 wk_scan_plan p;
-                wk_plan_select_for(0x10000, sizes[s], elem, pipelined_ok, &p);
+                wk_plan_select_for(0x10000, sizes[s], elem, 0, pipelined_ok, &p);
                 const int want_pipelined = pipelined_ok && elem != 2 && s >= 3;
                 got[s] = p.vectors;
                 want[s] = elem == 2 || s == 0  ? WK_SELECT_SMALL_VECTORS
@@ -313,6 +313,67 @@ static void check_shapes(void)
         }
 }
 
+/* The 4-byte partition takes 32 KiB pipelined tiles from 16 MiB to below
+ * 128 MiB; other sizes, element sizes and devices plan as the other
+ * modes do. */
+static void check_partition_shapes(void)
+{
+    static const size_t elems[] = {2, 4, 8};
+    const size_t sizes[] = {WK_SELECT_PIPELINED_FROM_BYTES - 16, WK_SELECT_PIPELINED_FROM_BYTES,
+                            WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES - 16, WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES,
+                            WK_SELECT_STAGED_FROM_BYTES};
+    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
+        for (size_t e = 0; e < 3; ++e)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+                const size_t elem = elems[e], n = sizes[s] / elem;
+                wk_scan_plan other, part;
+                /* One element past a 16-byte boundary. */
+                wk_plan_select_for(0x10000 + elem, n, elem, 0, pipelined_ok, &other);
+                wk_plan_select_for(0x10000 + elem, n, elem, 1, pipelined_ok, &part);
+                const int short_tiles = pipelined_ok && elem == 4 && s >= 1 && s <= 2;
+                const unsigned want_vectors = short_tiles ? WK_SELECT_PIPELINED_PARTITION_VECTORS : other.vectors;
+                wk_checkf(&tally,
+                          part.vectors == want_vectors && part.block == other.block &&
+                              part.pipelined == other.pipelined && part.offset == other.offset &&
+                              part.tile_elems == part.block * part.vectors * (16 / elem) &&
+                              part.tiles == (part.offset + n + part.tile_elems - 1) / part.tile_elems,
+                          "%s: partition of %zu %zu-byte elements: %u threads x %u vectors, %zu tiles (want %u "
+                          "vectors; other modes %u x %u)",
+                          pipelined_ok ? "sm_90" : "before sm_90", n, elem, part.block, part.vectors, part.tiles,
+                          want_vectors, other.block, other.vectors);
+            }
+    /* The context's status words cover the partition's tiles. */
+    const size_t n = WK_SELECT_PIPELINED_FROM_BYTES / 4;
+    wk_scan_plan part;
+    wk_plan_select_for(0x1000c, n, 4, 1, 1, &part);
+    wk_checkf(&tally, wk_select_max_tiles(n, 4) >= part.tiles, "the most tiles of %zu 4-byte elements, %zu, cover "
+              "the partition's %zu", n, wk_select_max_tiles(n, 4), part.tiles);
+}
+
+/* A 4-byte partition in the short tiles with one element in its last tile
+ * (both lists), and the full list's partitions either side of 128 MiB. */
+static void check_partition_edges(const wk_select_case *cases, size_t count, int full)
+{
+    const size_t change = WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES / 4;
+    int one_in_last = 0, below = 0, at = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const wk_select_case *c = &cases[i];
+        if (c->mode != WK_REF_PARTITION_IF || wk_dtype_size(c->dtype) != 4)
+            continue;
+        wk_scan_plan p;
+        wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, 1, &p);
+        one_in_last |= p.pipelined && p.vectors == WK_SELECT_PIPELINED_PARTITION_VECTORS && p.offset != 0 &&
+                       p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
+        below |= c->n == change - 1;
+        at |= c->n == change;
+    }
+    wk_checkf(&tally, one_in_last, "%s: a 4-byte partition in the short pipelined tiles with one element in its last "
+              "tile", full ? "full" : "quick");
+    if (full)
+        wk_checkf(&tally, below && at, "full: 4-byte partitions of 128 MiB less one element (%d) and of 128 MiB (%d)",
+                  below, at);
+}
+
 /* Per mode, a case one element below the pipelined tiles, one at their
  * first size (in place where the mode allows, starting inside a vector
  * for 4-byte dtypes), and one that starts inside a vector, has more than
@@ -329,7 +390,7 @@ static void check_pipelined_edges(const wk_select_case *cases, size_t count, int
         if (elem == 2)
             continue;
         wk_scan_plan p;
-        wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, &p);
+        wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, c->mode == WK_REF_PARTITION_IF, &p);
         const int in_place_ok = wk_ref_select_in_place_ok(c->mode);
         below[c->mode] |= c->n == edge - 1 && !p.pipelined;
         at[c->mode] |= c->n == edge && p.pipelined && c->in_place == in_place_ok && (elem == 8 || p.offset != 0);
@@ -370,7 +431,7 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
         if (wk_dtype_size(c->dtype) != 4)
             continue;
         wk_scan_plan p; /* the staged tiles come before sm_90 only */
-        wk_plan_select_for(0x10000 + c->in_offset * 4, c->n, 4, 0, &p);
+        wk_plan_select_for(0x10000 + c->in_offset * 4, c->n, 4, 0, 0, &p);
         size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
         size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
         int in_stage = last > in_registers && last < p.tile_elems;
@@ -595,9 +656,9 @@ int main(void)
     coverage cv;
 
     gather(quick, quick_count, &cv);
-    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 3,
+    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 4,
               "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype, the staged "
-              "tiles' one and the pipelined tiles' two)",
+              "tiles' one, the pipelined tiles' two and the partition's short tiles' one)",
               quick_count, cv.over_2_20);
     check_coverage("quick", &cv, 0);
     check_list_data("quick", quick, quick_count, (size_t)1 << 20);
@@ -612,6 +673,9 @@ int main(void)
     check_staged_edges(full, full_count, 1);
     check_pipelined_edges(quick, quick_count, 0);
     check_pipelined_edges(full, full_count, 1);
+    check_partition_shapes();
+    check_partition_edges(quick, quick_count, 0);
+    check_partition_edges(full, full_count, 1);
     check_list_data("full", full, full_count, 200000);
 
     check_huge(seed);
