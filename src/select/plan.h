@@ -61,8 +61,8 @@ extern "C" {
  * tiles per SM. Benchmark runs on an H100 (docs/select.md), speedups over
  * CUB against the 64 KiB tiles: 1.04-1.05 against 0.97-1.01 at 2^23,
  * 1.06-1.07 against 0.98-1.02 at 2^24, level at 2^25, 1.07-1.10 against
- * 1.10-1.16 at 2^26. The other modes measured as fast or faster with
- * 64 KiB tiles at every size. */
+ * 1.10-1.12 at 2^26. The other modes measured as fast or faster with
+ * 64 KiB tiles from 2^24 on. */
 #define WK_SELECT_PIPELINED_PARTITION_VECTORS 4
 #define WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES ((size_t)128 << 20)
 /* Shared memory a pipelined block needs at most: three tiles and the
