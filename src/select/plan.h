@@ -17,6 +17,10 @@ extern "C" {
  * kernels spilled 300-850 bytes per thread at 64 registers. */
 #define WK_SELECT_SMALL_VECTORS 2
 #define WK_SELECT_SMALL_MIN_BLOCKS 3
+/* Tiles of at most this many rounds per thread (the small tiles) pack
+ * every round in shared memory while warp 0 looks back, and only copy them
+ * out after it (select/select_kernel.cuh). */
+#define WK_SELECT_PREPACK_ROUNDS 2
 #define WK_SELECT_LARGE_VECTORS WK_SCAN_LARGE_VECTORS
 #define WK_SELECT_LARGE_MIN_BLOCKS WK_SCAN_LARGE_MIN_BLOCKS
 #define WK_SELECT_LARGE_FROM_BYTES ((size_t)8 << 20)

@@ -14,7 +14,9 @@
  *    looks back for the number kept before the tile and publishes the sum;
  *  - per round, each warp packs its kept elements in order into a shared
  *    pack buffer and copies them out with consecutive lanes, so that the
- *    global stores are contiguous whatever the selectivity.
+ *    global stores are contiguous whatever the selectivity. Small tiles
+ *    (WK_SELECT_PREPACK_ROUNDS, plan.h) pack all their rounds while warp 0
+ *    looks back, and only copy them out once the prefix is known.
  * Staged tiles (plan.h) hold most of the tile in shared memory
  * (scan/tile_stage.cuh) and go through the same steps for it.
  * wk_partition_if also packs the rejected elements from the far end of the
@@ -149,20 +151,19 @@ __device__ inline size_t data_before(size_t v, size_t first, size_t end)
  * leave room for two staged where blocks per SM. */
 template <class S, int Mode> using pack_t = typename std::conditional<Mode == WK_WHERE, unsigned, S>::type;
 
-/* Writes one round of a warp: the kept elements (bit e of `bits` for
- * element e of the lane's vector x, whose first element is virtual index
- * e0) from output `base` on, through the warp's `pack` buffer of 32 V
- * entries; a partition also writes the round's rejected elements from the
- * far end. Called by the whole warp; returns the round's kept count. */
-template <class S, class C, int Mode>
-__device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, unsigned bits, size_t e0, C base,
-                                       pack_t<S, Mode> *pack)
+/* Packs one round of a warp into its `pack` buffer of 32 V entries: the
+ * kept elements (bit e of `bits` for element e of the lane's vector x,
+ * whose first element is virtual index e0) in order from the front, and
+ * for a partition the round's rejected elements from the back, the last
+ * one first. Called by the whole warp; returns the round's kept count.
+ * store_round reads the buffer back after a __syncwarp or a barrier. */
+template <class S, int Mode>
+__device__ inline unsigned pack_round(const select_io<S> &io, const vec<S> &x, unsigned bits, size_t e0,
+                                      pack_t<S, Mode> *pack)
 {
-    using O = output_t<S, Mode>;
     constexpr int V = vec<S>::size;
     constexpr unsigned round_elems = 32 * V;
     const unsigned lane = lane_id();
-    const size_t v0 = e0 - (size_t)lane * V; /* lane 0's first element */
     unsigned below = 0, round_kept = 0;
 #pragma unroll
     for (int e = 0; e < V; ++e) {
@@ -181,40 +182,63 @@ __device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, 
             ++slot;
         }
     }
-    size_t round_start = 0, round_rejected = 0;
     if constexpr (Mode == WK_PARTITION_IF) {
-        round_start = data_before(v0, io.src.first, io.src.end);
-        const size_t lane_start = data_before(e0, io.src.first, io.src.end);
-        round_rejected = data_before(v0 + round_elems, io.src.first, io.src.end) - round_start - round_kept;
-        unsigned rejected_slot = (unsigned)(lane_start - round_start) - below;
-        const unsigned rejected = valid_bits<V>(e0, io.src.first, io.src.end) & ~bits;
+        /* The lane's rejected elements follow the round's data elements
+         * before it, less the kept ones. A round wholly inside the data
+         * needs no clamping to its ends. */
+        const size_t v0 = e0 - (size_t)lane * V;
+        unsigned rejected_slot, rejected;
+        if (v0 >= io.src.first && v0 + round_elems <= io.src.end) {
+            rejected_slot = lane * V - below;
+            rejected = ~bits & ((1u << V) - 1u);
+        } else {
+            const size_t round_start = data_before(v0, io.src.first, io.src.end);
+            rejected_slot = (unsigned)(data_before(e0, io.src.first, io.src.end) - round_start) - below;
+            rejected = valid_bits<V>(e0, io.src.first, io.src.end) & ~bits;
+        }
 #pragma unroll
         for (int e = 0; e < V; ++e)
             if ((rejected >> e) & 1u)
                 pack[round_elems - 1 - rejected_slot++] = x.e[e];
     }
-    __syncwarp();
+    return round_kept;
+}
+
+/* Writes one packed round of a warp (pack_round): its `round_kept` kept
+ * elements from output `base` on, and for a partition its rejected
+ * elements backwards from the end of the output. lane 0's first element
+ * is virtual index v0. Called by the whole warp. */
+template <class S, class C, int Mode>
+__device__ inline void store_round(const select_io<S> &io, size_t v0, C base, unsigned round_kept,
+                                   const pack_t<S, Mode> *pack)
+{
+    using O = output_t<S, Mode>;
+    constexpr int V = vec<S>::size;
+    constexpr unsigned round_elems = 32 * V;
+    const unsigned lane = lane_id();
     O *out = static_cast<O *>(io.out);
     /* Both stores unrolled, one per element a lane may have to write, rather
      * than loops up to the count: the loops' control and 64-bit indices
      * cost the pipelined partition of 2^28 f32 elements 954 against 854 us
      * (99 % kept), and the f32 select-if of 2^24 at 99 % kept ran at 1.04
      * of CUB's speed against 1.20 (docs/select.md, "Unrolled stores and the
-     * partition's short tiles"). A partition's whole round fills its pack
-     * buffer, kept elements from the front, rejected ones from the back:
-     * one store each. */
+     * partition's short tiles"). A partition's round wholly inside the data
+     * fills its pack buffer, kept elements from the front, rejected ones
+     * from the back: one store each, from one of two base pointers, with
+     * no clamping to the data's ends (docs/select.md, "Whole rounds"). */
     if constexpr (Mode == WK_PARTITION_IF) {
-        if (round_kept + round_rejected == round_elems) {
-            const size_t rejected_before = round_start - (size_t)base;
+        if (v0 >= io.src.first && v0 + round_elems <= io.src.end) {
+            /* Rejected elements before the round: its data elements before
+             * it less the kept ones; the round's run ends before them. */
+            const size_t rejected_before = v0 - io.src.first - (size_t)base;
+            /* Positions in C, the counts' type: 32 bits below 2^31 elements. */
+            const C kept_at = base, rejected_at = (C)(io.n - round_elems - rejected_before);
 #pragma unroll
             for (int i = 0; i < V; ++i) {
                 const unsigned j = lane + 32u * i;
-                const size_t to = j < round_kept ? (size_t)base + j
-                                                 : io.n - 1 - (rejected_before + (round_elems - 1 - j));
-                out[to] = pack[j];
+                out[(j < round_kept ? kept_at : rejected_at) + (C)j] = pack[j];
             }
-            __syncwarp();
-            return round_kept;
+            return;
         }
     }
 #pragma unroll
@@ -222,18 +246,32 @@ __device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, 
         const unsigned j = lane + 32u * i;
         if (j < round_kept) {
             if constexpr (Mode == WK_WHERE)
-                out[(size_t)base + j] = (long long)(v0 + pack[j] - io.src.first);
+                out[base + (C)j] = (long long)(v0 + pack[j] - io.src.first);
             else
-                out[(size_t)base + j] = pack[j];
+                out[base + (C)j] = pack[j];
         }
     }
     if constexpr (Mode == WK_PARTITION_IF) {
-        /* Rejected elements before this round: data elements before it
-         * less the kept ones. The last rejected lands at d_out[count]. */
+        /* A round at an end of the data. The last rejected element lands at
+         * d_out[count]. */
+        const size_t round_start = data_before(v0, io.src.first, io.src.end);
+        const size_t round_rejected =
+            data_before(v0 + round_elems, io.src.first, io.src.end) - round_start - round_kept;
         const size_t rejected_before = round_start - (size_t)base;
         for (unsigned j = lane; j < round_rejected; j += 32)
             out[io.n - 1 - (rejected_before + j)] = pack[round_elems - 1 - j];
     }
+}
+
+/* Packs and writes one round of a warp through its pack buffer
+ * (pack_round, store_round); returns the round's kept count. */
+template <class S, class C, int Mode>
+__device__ inline unsigned write_round(const select_io<S> &io, const vec<S> &x, unsigned bits, size_t e0, C base,
+                                       pack_t<S, Mode> *pack)
+{
+    const unsigned round_kept = pack_round<S, Mode>(io, x, bits, e0, pack);
+    __syncwarp();
+    store_round<S, C, Mode>(io, e0 - (size_t)lane_id() * vec<S>::size, base, round_kept, pack);
     __syncwarp();
     return round_kept;
 }
@@ -281,11 +319,21 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     __shared__ unsigned long long s_tile, s_stamp, s_stage_barrier;
     __shared__ int s_stage_wait;
     __shared__ C s_warp[segments];
-    /* The look-back's values and, after it, the warps' pack buffers. */
-    __shared__ union {
+    /* Tiles of up to WK_SELECT_PREPACK_ROUNDS rounds per thread pack all
+     * their rounds while warp 0 looks back, each round in a buffer of its
+     * own beside the look-back's values; larger tiles pack and write one
+     * round at a time through one buffer per warp, used after the look-back
+     * is done with its values. */
+    constexpr bool prepack = staged == 0 && rounds <= WK_SELECT_PREPACK_ROUNDS;
+    union lookback_then_pack {
         C lookback[lookback_windows * 32];
-        Pk pack[warps][round_elems];
-    } s_scratch;
+        Pk pack[warps][1][round_elems];
+    };
+    struct lookback_beside_pack {
+        C lookback[lookback_windows * 32];
+        Pk pack[warps][rounds][round_elems];
+    };
+    __shared__ typename std::conditional<prepack, lookback_beside_pack, lookback_then_pack>::type s_scratch;
     __shared__ unsigned char s_staged_bits[staged > 0 ? staged : 1][staged > 0 ? threads : 1];
     extern __shared__ __align__(128) unsigned char s_staged[];
     const scan::tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
@@ -401,18 +449,28 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         __syncthreads();
     }
 
+    /* Which rounds are kept, round k of the lane's register vectors. */
+    auto round_bits = [&](int k) { return (unsigned)(keep >> (k * V)) & ((1u << V) - 1u); };
+    unsigned round_kept[prepack ? rounds : 1];
+    auto pack_rounds = [&] {
+#pragma unroll
+        for (int k = 0; k < (prepack ? rounds : 0); ++k)
+            round_kept[k] =
+                pack_round<S, Mode>(io, x[k], round_bits(k), (first_vec + 32 * k) * V, s_scratch.pack[warp][k]);
+    };
     if (warp == 0) {
         const C segment_total = lane < segments ? s_warp[lane] : C(0);
         const C inclusive = warp_inclusive_scan(segment_total, sum{});
         const C aggregate = shfl(full_mask, inclusive, segments - 1);
         const auto ts = scan::make_status<C>(slots, s_stamp);
+        if (lane == 0)
+            ts.publish(tile, tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, aggregate);
+        /* Warp 0 packs between publishing its aggregate, which later tiles
+         * wait for, and its own look-back. */
+        if constexpr (prepack)
+            pack_rounds();
         C tile_prefix = 0;
-        if (tile == 0) {
-            if (lane == 0)
-                ts.publish(0, FLAG_INCLUSIVE, aggregate);
-        } else {
-            if (lane == 0)
-                ts.publish(tile, FLAG_AGGREGATE, aggregate);
+        if (tile != 0) {
             tile_prefix = scan::look_back(ts, tile, sum{}, s_scratch.lookback);
             if (lane == 0)
                 ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
@@ -421,17 +479,24 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
             *io.count = (unsigned long long)(tile_prefix + aggregate);
         if (lane < segments)
             s_warp[lane] = tile_prefix + (inclusive - segment_total);
+    } else if constexpr (prepack) {
+        pack_rounds();
     }
     __syncthreads();
 
-    Pk *pack = s_scratch.pack[warp];
     C base = s_warp[warp]; /* kept elements before this warp's round */
-    const size_t out_first = (size_t)s_tile * tile_vecs + lane_vec;
+    if constexpr (prepack) {
 #pragma unroll
-    for (int k = 0; k < rounds; ++k) {
-        const unsigned bits = (unsigned)(keep >> (k * V)) & ((1u << V) - 1u);
-        base += write_round<S, C, Mode>(io, x[k], bits, (out_first + 32 * k) * V, base, pack);
+        for (int k = 0; k < rounds; ++k) {
+            store_round<S, C, Mode>(io, (first_vec - lane + 32 * k) * V, base, round_kept[k], s_scratch.pack[warp][k]);
+            base += round_kept[k];
+        }
+        return;
     }
+    Pk *pack = s_scratch.pack[warp][0];
+#pragma unroll
+    for (int k = 0; k < rounds; ++k)
+        base += write_round<S, C, Mode>(io, x[k], round_bits(k), (first_vec + 32 * k) * V, base, pack);
     if constexpr (staged > 0) {
         base = s_warp[warps + warp];
         const size_t staged_first = (size_t)s_tile * tile_vecs + register_vecs + staged_q0;
