@@ -224,8 +224,9 @@ __device__ inline void store_round(const select_io<S> &io, size_t v0, C base, un
      * of CUB's speed against 1.20 (docs/select.md, "Unrolled stores and the
      * partition's short tiles"). A partition's round wholly inside the data
      * fills its pack buffer, kept elements from the front, rejected ones
-     * from the back: one store each, from one of two base pointers, with
-     * no clamping to the data's ends (docs/select.md, "Whole rounds"). */
+     * from the back: one store each, into the kept or the rejected run,
+     * with no clamping to the data's ends (docs/select.md, "Packing during
+     * the look-back"). */
     if constexpr (Mode == WK_PARTITION_IF) {
         if (v0 >= io.src.first && v0 + round_elems <= io.src.end) {
             /* Rejected elements before the round: its data elements before
