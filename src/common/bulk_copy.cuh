@@ -47,6 +47,17 @@ __device__ inline void bulk_copy_start(void *dst, const void *src, unsigned byte
 #endif
 }
 
+/* By one thread: asks for `bytes` (a multiple of 16, from a 16-byte
+ * aligned address) to be brought into L2 (cp.async.bulk.prefetch). A hint
+ * only: it changes no data and orders nothing, so it may run while another
+ * kernel is still writing those bytes. */
+__device__ inline void bulk_prefetch_l2(const void *src, unsigned bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+#endif
+}
+
 /* By each thread that wrote shared memory with ordinary stores which a
  * later bulk copy will overwrite: orders those writes before the copy,
  * which writes through the async proxy. */

@@ -4,6 +4,7 @@
 #ifndef WARPKIT_SCAN_TILE_IO_CUH
 #define WARPKIT_SCAN_TILE_IO_CUH
 
+#include "common/bulk_copy.cuh"
 #include "common/vector.cuh"
 
 #include <cstddef>
@@ -26,6 +27,17 @@ template <class S> struct tile_io {
     {
         constexpr size_t V = vec<S>::size;
         return q0 * V >= first && (q1 + 1) * V <= end;
+    }
+
+    /* By one thread: asks L2 for vectors q0 .. q0 + count - 1, as far as
+     * they lie wholly inside the data (bulk_prefetch_l2). */
+    __device__ void prefetch_l2(size_t q0, size_t count) const
+    {
+        constexpr size_t V = vec<S>::size;
+        const size_t data_q0 = (first + V - 1) / V, data_q1 = end / V; /* whole vectors: [data_q0, data_q1) */
+        const size_t q_begin = q0 > data_q0 ? q0 : data_q0, q_end = q0 + count < data_q1 ? q0 + count : data_q1;
+        if (q_begin < q_end)
+            bulk_prefetch_l2(in + q_begin * V, (unsigned)((q_end - q_begin) * sizeof(vec<S>)));
     }
 
     /* Vector q, known to lie inside the data. */

@@ -340,6 +340,11 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     const scan::tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
                                        (unsigned)(threads * staged)};
 
+    /* The tile this block will most likely take (take_tile's guess) is
+     * asked into L2 before the wait, so that its loads after it find it
+     * there while the previous kernel ends. */
+    if (threadIdx.x == 0)
+        io.src.prefetch_l2((size_t)blockIdx.x * tile_vecs, register_vecs);
     wait_for_previous_kernel();
     const unsigned warp = threadIdx.x / 32, lane = lane_id();
     const size_t lane_vec = (size_t)warp * (32 * rounds) + lane;
