@@ -5,8 +5,12 @@
  * runtime's C header for cudaStream_t only.
  *
  * Conventions shared by every call:
- *  - Pointers named d_* are device pointers (cudaMalloc or managed memory) on
- *    the context's device, aligned at least to their element size.
+ *  - Pointers named d_* point to memory the context's device can address at
+ *    that pointer: device memory of that device (cudaMalloc, cudaMallocAsync),
+ *    managed memory, or pinned host memory mapped at the same address
+ *    (cudaMallocHost, cudaHostAlloc, cudaHostRegister on a system with unified
+ *    addressing). Ordinary (pageable) host memory is refused with
+ *    WK_ERROR_INVALID_POINTER. Each is aligned at least to its element size.
  *  - Sizes are size_t; any n works, including 0 and n >= 2^31.
  *  - Calls are asynchronous on the caller's stream: they enqueue work and
  *    return. Nothing allocates or synchronizes in steady state, except the
@@ -39,12 +43,18 @@ typedef enum wk_status {
     WK_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer with n > 0, NULL context, ...   */
     WK_ERROR_INVALID_DTYPE = 2,    /* not one of the wk_dtype values                */
     WK_ERROR_INVALID_OP = 3,       /* not one of the wk_op values                   */
-    WK_ERROR_UNSUPPORTED = 4,      /* op that makes no sense for the dtype          */
-    WK_ERROR_INVALID_POINTER = 5,  /* host or foreign-device pointer, or misaligned */
+    WK_ERROR_UNSUPPORTED = 4,      /* op or compare that makes no sense for the
+                                      dtype or the call (bitwise on floats, ...)   */
+    WK_ERROR_INVALID_POINTER = 5,  /* memory the device cannot read or write at
+                                      that address, or misaligned                  */
     WK_ERROR_NO_DEVICE = 6,        /* no CUDA device, or no usable driver           */
-    WK_ERROR_OUT_OF_MEMORY = 7,    /* an allocation failed (wk_create, or a scan
-                                      that grows its workspace)                    */
-    WK_ERROR_CUDA = 8              /* the CUDA runtime reported an error            */
+    WK_ERROR_OUT_OF_MEMORY = 7,    /* an allocation failed (wk_create, or a call
+                                      that makes or grows a workspace)             */
+    WK_ERROR_CUDA = 8,             /* the CUDA runtime reported an error            */
+    WK_ERROR_CAPTURE = 9,          /* the call cannot run while its stream is being
+                                      captured into a graph (it waits for the
+                                      host), or the capture is already broken      */
+    WK_ERROR_LIMIT = 10            /* the input is over a size limit of the call    */
 } wk_status;
 
 /* A static, human-readable name for a status ("invalid argument", ...). */
@@ -119,22 +129,36 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
 /* --------------------------------------------------------------- context */
 
 /* A context belongs to one device. It reads the device's properties once and
- * owns the workspace of every call: a few KiB for reduce, independent of n,
- * and the tile slots of scans and selects (about 50 KiB at creation, grown
- * only by calls larger than any before: see wk_scan_reserve), so calls need no
- * allocation. Calls that share a context must be ordered: issue them from
- * one host thread at a time on one stream, or give each concurrent stream
- * (and thread) a context of its own. */
+ * owns the workspaces of the calls: device memory of about 200 KiB each (the
+ * reduce's partial results and the tile slots of scans and selects), grown
+ * only by calls larger than any before (see wk_scan_reserve).
+ *
+ * Sharing: any number of host threads and streams may call through one
+ * context at once. Each stream gets a workspace of its own on its first
+ * call (the one made by wk_create, or a new one allocated stream-ordered on
+ * that stream, with no synchronization); calls on one stream share it, in
+ * stream order. When more than 16 streams have used the context, a new
+ * stream takes over the least recently used workspace after an event wait
+ * on its last call, so contexts do not grow with programs that create a
+ * stream per task.
+ *
+ * Graphs: a call made while its stream is being captured gets a workspace
+ * of its own, held by the graph until the graph and every executable graph
+ * made from it are destroyed; so a graph may be replayed on any stream while
+ * other calls run. Such a workspace is allocated outside the graph (once per
+ * capture and stream). An executable graph must not be replayed after
+ * wk_destroy of the context it captured. */
 typedef struct wk_context wk_context;
 
-/* Creates a context on `device` (-1: the calling thread's current device).
- * Allocates and synchronizes; do it once, not per call. Returns
- * WK_ERROR_NO_DEVICE when no CUDA device or driver can be used. */
+/* Creates a context on `device` (-1: the calling thread's current device;
+ * other negative numbers are WK_ERROR_INVALID_ARGUMENT). Allocates and
+ * synchronizes; do it once, not per call. Returns WK_ERROR_NO_DEVICE when no
+ * CUDA device or driver can be used. */
 wk_status wk_create(wk_context **ctx, int device);
 
 /* Synchronizes the context's device (cudaDeviceSynchronize: work on every
- * stream may still use the workspace) and frees the context. NULL is a
- * no-op. */
+ * stream may still use a workspace) and frees the context, with the
+ * workspaces of graphs that captured its calls. NULL is a no-op. */
 wk_status wk_destroy(wk_context *ctx);
 
 /* The context's device ordinal and its multiprocessor count. */
@@ -161,7 +185,11 @@ int wk_context_sm_count(const wk_context *ctx);
  *    ARGMIN / ARGMAX give that identity with index -1.
  *  - NaN:    SUM follows IEEE arithmetic. MIN / MAX return NaN if any element
  *    is NaN; ARGMIN / ARGMAX then return the first NaN and its index (as
- *    numpy's argmin / argmax do). -0.0 and +0.0 compare equal.
+ *    numpy's argmin / argmax do).
+ *  - Zeros:  MIN and MAX are IEEE 754-2019 minimum and maximum: -0.0 is
+ *    below +0.0, so MIN of {+0.0, -0.0} is -0.0 and MAX is +0.0, in any
+ *    order and for every float dtype. ARGMIN / ARGMAX compare with < and >,
+ *    for which the two zeros are equal: a tie, and the lowest index wins.
  *  - Ties:   ARGMIN / ARGMAX return the lowest index among equal extremes.
  *  - Ops:    AND, OR, XOR are for integer dtypes; on float dtypes they return
  *    WK_ERROR_UNSUPPORTED.
@@ -181,7 +209,9 @@ wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n,
                     wk_dtype dtype, wk_op op, cudaStream_t stream);
 
 /* As wk_reduce, then copies the result to host memory at `h_out` (same layout
- * as d_out). Synchronizes `stream` before it returns. */
+ * as d_out). Synchronizes `stream` before it returns, so it cannot be
+ * captured into a graph: on a stream being captured it returns
+ * WK_ERROR_CAPTURE at once, before touching the stream or the capture. */
 wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
                             size_t n, wk_dtype dtype, wk_op op,
                             cudaStream_t stream);
@@ -205,7 +235,8 @@ wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
  *    prefix, in the dtype's member of wk_value (raw bits for f16 / bf16).
  *    Pass the op's identity for a plain exclusive scan (0 for SUM).
  *  - NaN:    SUM follows IEEE arithmetic; MIN / MAX outputs are NaN from the
- *    first NaN on. -0.0 and +0.0 compare equal.
+ *    first NaN on.
+ *  - Zeros:  MIN / MAX take -0.0 below +0.0, as wk_reduce does.
  *  - Order:  float prefixes are not left-to-right sums; the order depends on
  *    n, the pointers' alignment and the device, and is fixed for those, so
  *    results are the same bits on every run. Prefixes are chained tile by
@@ -220,14 +251,14 @@ wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
  *    stores are 16 bytes wide.
  *
  * Workspace: the scan keeps a status slot per tile of input (24 bytes per
- * tile of 16 to 128 KiB of input) in the context. wk_create reserves slots for
- * 128 MiB of input; a call on a larger input grows them with stream-ordered
- * allocation (cudaMallocAsync on `stream`, which does not synchronize) and
- * may then return WK_ERROR_OUT_OF_MEMORY. Call wk_scan_reserve once to do
- * that up front; a call that would grow them while `stream` is being
- * captured into a graph returns WK_ERROR_UNSUPPORTED. Replaced slots are
- * kept until wk_destroy, so graphs captured before a growth stay valid.
- * Inputs are limited to 2^29 tiles (WK_ERROR_UNSUPPORTED beyond).
+ * tile of 16 to 128 KiB of input) in the stream's workspace. Workspaces
+ * cover 128 MiB of input when made; a call on a larger input grows its
+ * stream's slots with stream-ordered allocation (cudaMallocAsync on
+ * `stream`, which does not synchronize; outside the graph, for a call being
+ * captured) and may then return WK_ERROR_OUT_OF_MEMORY. wk_scan_reserve
+ * does that up front. Replaced slots are kept until wk_destroy, so work
+ * queued or captured before a growth stays valid. Inputs are limited to
+ * 2^29 tiles (WK_ERROR_LIMIT beyond).
  * With n = 0 nothing is read or written and the pointers are not checked.
  *
  * Launch: programmatic dependent launch on sm_90 and later, as wk_reduce.
@@ -240,9 +271,10 @@ wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
                             size_t n, wk_dtype dtype, wk_op op, wk_value init,
                             cudaStream_t stream);
 
-/* Grows the context's scan workspace to cover scans of up to n elements of
- * dtype at any alignment. Allocates and synchronizes the context's device;
- * do it once, before timing or graph capture. Never shrinks. */
+/* Grows the context's workspaces, and those it makes later, to cover scans
+ * and selects of up to n elements of dtype at any alignment. Allocates and
+ * synchronizes the context's device; do it once, before timing. Never
+ * shrinks. */
 wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype);
 
 /* ---------------------------------------------------------------- select */

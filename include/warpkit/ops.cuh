@@ -6,9 +6,11 @@
  * Types: int, unsigned, long long, unsigned long long, float, double,
  * __half, __nv_bfloat16 (the bitwise ops: the integer types only).
  *
- * min / max propagate NaN: if either operand is NaN the result is NaN.
- * -0.0 and +0.0 compare equal: which of the two (and which NaN payload) a
- * reduction returns depends on its combining order, and is not specified.
+ * min / max propagate NaN: if either operand is NaN the result is NaN
+ * (which payload is not specified). They order -0.0 below +0.0, as IEEE
+ * 754-2019 minimum and maximum do, so that the zero a reduction returns does
+ * not depend on its combining order. argmin / argmax compare with < and >,
+ * for which the two zeros tie, and keep the lower index.
  */
 #ifndef WARPKIT_OPS_CUH
 #define WARPKIT_OPS_CUH
@@ -77,6 +79,26 @@ template <class T> __device__ inline bool beats_for_min(T b, T a)
 {
     return !(b >= a) && !is_nan(a);
 }
+/* b is -0.0 and a is +0.0: equal values of which only b has its sign bit
+ * set, which only two zeros can be. */
+template <class T> __device__ inline bool zero_below(T, T) { return false; }
+template <> __device__ inline bool zero_below<float>(float b, float a)
+{
+    return b == a && __float_as_int(b) < 0 && __float_as_int(a) >= 0;
+}
+template <> __device__ inline bool zero_below<double>(double b, double a)
+{
+    return b == a && __double_as_longlong(b) < 0 && __double_as_longlong(a) >= 0;
+}
+template <> __device__ inline bool zero_below<__half>(__half b, __half a)
+{
+    return b == a && (__half_as_ushort(b) & 0x8000u) && !(__half_as_ushort(a) & 0x8000u);
+}
+template <> __device__ inline bool zero_below<__nv_bfloat16>(__nv_bfloat16 b, __nv_bfloat16 a)
+{
+    return b == a && (__bfloat16_as_ushort(b) & 0x8000u) && !(__bfloat16_as_ushort(a) & 0x8000u);
+}
+
 /* Equal for tie-breaking: the same value, or both NaN. */
 template <class T> __device__ inline bool ties(T a, T b)
 {
@@ -96,18 +118,25 @@ template <> __device__ inline __nv_bfloat16 sum::identity<__nv_bfloat16>() const
 }
 
 struct min {
-    template <class T> __device__ T operator()(T a, T b) const { return beats_for_min(b, a) ? b : a; }
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return beats_for_min(b, a) || zero_below(b, a) ? b : a;
+    }
     template <class T> __device__ T identity() const { return limits<T>::highest(); }
 };
 
 struct max {
-    template <class T> __device__ T operator()(T a, T b) const { return beats_for_max(b, a) ? b : a; }
+    template <class T> __device__ T operator()(T a, T b) const
+    {
+        return beats_for_max(b, a) || zero_below(a, b) ? b : a;
+    }
     template <class T> __device__ T identity() const { return limits<T>::lowest(); }
 };
 
 /* For float, sm_80 and later have min / max that propagate NaN in one
- * instruction (PTX min.NaN / max.NaN; the NaN is the canonical one), where
- * the compare-and-select above takes three. Scans of f32, f16 and bf16
+ * instruction (PTX min.NaN / max.NaN; the NaN is the canonical one, and
+ * +0.0 counts as above -0.0), where the compare-and-select above takes
+ * three. Scans of f32, f16 and bf16
  * (which accumulate in float) apply the op several times per element. */
 template <bool IsMax> __device__ inline float float_extreme(float a, float b)
 {

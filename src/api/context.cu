@@ -2,8 +2,7 @@
 #include "context.h"
 #include "internal.h"
 #include "reduce/launch.h"
-#include "scan/launch.h"
-#include "scan_slots.h"
+#include "workspace.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -41,40 +40,16 @@ extern "C" void wk_device_leave(const wk_device_guard *guard)
 }
 
 
-static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
-static wk_status allocate_workspace(wk_context *c)
-{
-    size_t partial_bytes = round_up((size_t)c->max_grid * WK_REDUCE_PARTIAL_BYTES, 256);
-    size_t bytes = partial_bytes + 256 + 256 + round_up(sizeof(wk_scan_state), 256);
-    cudaError_t err = cudaMalloc(&c->workspace, bytes);
-    if (err != cudaSuccess)
-        return wk_cuda_fail(err, "cudaMalloc of the workspace");
-    char *base = static_cast<char *>(c->workspace);
-    c->partials = base;
-    c->ticket = reinterpret_cast<unsigned *>(base + partial_bytes);
-    c->result = base + partial_bytes + 256;
-    c->scan_state = reinterpret_cast<wk_scan_state *>(base + partial_bytes + 512);
-    /* The ticket and the scan state must start at zero; the kernels keep
-     * them consistent after. */
-    err = cudaMemset(c->workspace, 0, bytes);
-    if (err == cudaSuccess)
-        err = cudaMallocHost(&c->host_result, sizeof(wk_arg_result));
-    if (err != cudaSuccess)
-        return wk_cuda_fail(err, "workspace set-up");
-    wk_status status = wk_scan_slots_create(c);
-    if (status != WK_SUCCESS)
-        return status;
-    err = cudaDeviceSynchronize();
-    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, "workspace set-up");
-}
-
 extern "C" wk_status wk_create(wk_context **out, int device)
 {
     wk_clear_error();
     if (!out)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_create: ctx is NULL");
     *out = NULL;
+    if (device < -1)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT,
+                       "wk_create: device %d is not a device ordinal (-1 means the current device)", device);
+    wk_nvtx_range range("wk_create");
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0)
@@ -103,7 +78,7 @@ extern "C" wk_status wk_create(wk_context **out, int device)
     }
     if (status == WK_SUCCESS) {
         c->max_grid = wk_reduce_max_grid(c->sm_count);
-        status = allocate_workspace(c);
+        status = wk_workspaces_create(c);
     }
     wk_device_leave(&guard);
     if (status != WK_SUCCESS) {
@@ -118,6 +93,7 @@ extern "C" wk_status wk_destroy(wk_context *c)
 {
     if (!c)
         return WK_SUCCESS;
+    wk_nvtx_range range("wk_destroy");
     wk_device_guard guard;
     wk_status status = wk_device_enter(c, &guard);
     if (status == WK_SUCCESS) {
@@ -125,9 +101,7 @@ extern "C" wk_status wk_destroy(wk_context *c)
         cudaError_t err = cudaDeviceSynchronize();
         if (err != cudaSuccess)
             status = wk_cuda_fail(err, "wk_destroy");
-        cudaFree(c->workspace);
-        wk_scan_slots_destroy(c);
-        cudaFreeHost(c->host_result);
+        wk_workspaces_destroy(c);
         wk_device_leave(&guard);
     }
     free(c);

@@ -5,19 +5,17 @@
 #include "internal.h"
 #include "warpkit.h"
 
+#ifdef __cplusplus
+#include "nvtx_range.h"
+#endif
+
 struct wk_context {
     int device;
     int sm_count;
     int cc_major;          /* compute capability, major number            */
     int shared_per_block;  /* most shared memory a block may opt in to    */
     unsigned max_grid;     /* most blocks a reduce launches               */
-    void *workspace;       /* one allocation holding the three below      */
-    void *partials;        /* max_grid partial-result slots               */
-    unsigned *ticket;      /* last-block ticket, zero between launches    */
-    void *result;          /* device result slot for wk_reduce_to_host    */
-    void *host_result;     /* pinned copy of it                           */
-    struct wk_scan_state *scan_state; /* in the workspace, see scan/launch.h */
-    struct wk_scan_slots *scan_slots; /* tile statuses, see scan_slots.cu      */
+    struct wk_workspaces *workspaces; /* one per stream in use: workspace.h */
 };
 
 #ifdef __cplusplus
@@ -41,12 +39,14 @@ wk_status wk_cuda_fail(cudaError_t err, const char *what);
 }
 
 /* The frame of every entry point that works on the device: clears the last
- * error, checks ctx, and runs `call` with ctx's device current. */
+ * error, checks ctx, and runs `call` with ctx's device current, inside an
+ * NVTX range named after the entry point (free when no profiler listens). */
 template <class Call> inline wk_status wk_on_device(wk_context *ctx, const char *fn, Call &&call)
 {
     wk_clear_error();
     if (!ctx)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
+    wk_nvtx_range range(fn);
     wk_device_guard guard;
     wk_status status = wk_device_enter(ctx, &guard);
     if (status != WK_SUCCESS)

@@ -4,9 +4,9 @@
 #include "reduce/launch.h"
 #include "tuning.h"
 #include "validate.h"
+#include "workspace.h"
 
 #include <cuda_runtime.h>
-#include <string.h>
 
 typedef cudaError_t (*reduce_launcher)(const wk_reduce_launch *);
 
@@ -15,10 +15,10 @@ static const reduce_launcher launchers[WK_DTYPE_COUNT] = {
     wk_reduce_launch_f32, wk_reduce_launch_f64, wk_reduce_launch_f16, wk_reduce_launch_bf16,
 };
 
-/* Everything that can be checked before a launch. Runs with the context's
- * device current, so that pointer queries touch no other device. */
-static wk_status check_reduce(const wk_context *ctx, const void *d_in, const void *d_out, size_t n,
-                              wk_dtype dtype, wk_op op, const char *fn)
+/* dtype, op, n and the input: everything but the output. Runs with the
+ * context's device current, so that pointer queries touch no other device. */
+static wk_status check_reduce_input(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype, wk_op op,
+                                    const char *fn)
 {
     wk_status status = wk_check_dtype_op(dtype, op, fn);
     if (status != WK_SUCCESS)
@@ -28,6 +28,17 @@ static wk_status check_reduce(const wk_context *ctx, const void *d_in, const voi
         return status;
     if (n > 0 && (status = wk_check_device_pointer(d_in, ctx->device, elem, fn, "d_in")) != WK_SUCCESS)
         return status;
+    return WK_SUCCESS;
+}
+
+/* Everything that can be checked before a launch. */
+static wk_status check_reduce(const wk_context *ctx, const void *d_in, const void *d_out, size_t n,
+                              wk_dtype dtype, wk_op op, const char *fn)
+{
+    wk_status status = check_reduce_input(ctx, d_in, n, dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    size_t elem = wk_dtype_size(dtype);
     size_t out_bytes = wk_reduce_result_size(dtype, op);
     size_t out_align = wk_op_is_arg(op) ? 8 : elem;
     if ((status = wk_check_device_pointer(d_out, ctx->device, out_align, fn, "d_out")) != WK_SUCCESS)
@@ -43,19 +54,17 @@ typedef struct shape_override {
     unsigned grid;
 } shape_override;
 
-/* Checks, plans and launches; the caller has made ctx's device current. */
-static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
-                                wk_op op, cudaStream_t stream, const char *fn, const shape_override *forced = NULL)
+/* Plans and launches into the workspace `use`; arguments are checked. */
+static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *use, const void *d_in, void *d_out,
+                               size_t n, wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn,
+                               const shape_override *forced)
 {
-    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, fn);
-    if (status != WK_SUCCESS)
-        return status;
     wk_reduce_launch l;
     l.in = d_in;
     l.out = d_out;
     l.op = op;
-    l.partials = ctx->partials;
-    l.ticket = ctx->ticket;
+    l.partials = use->partials;
+    l.ticket = use->ticket;
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
     /* With no elements the pointer is never read, and need not be aligned. */
@@ -75,6 +84,22 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
+/* Checks, takes a workspace, launches; the caller has made ctx's device
+ * current. */
+static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                wk_op op, cudaStream_t stream, const char *fn, const shape_override *forced = NULL)
+{
+    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+        return status;
+    status = launch_reduce(ctx, &use, d_in, d_out, n, dtype, op, stream, fn, forced);
+    wk_workspace_release(ctx, stream, &use);
+    return status;
+}
+
 extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                wk_op op, cudaStream_t stream)
 {
@@ -82,24 +107,50 @@ extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, s
     return wk_on_device(ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn); });
 }
 
+/* Fails, touching nothing, when `stream` is being captured: the copy to the
+ * host and the wait cannot be part of a graph. */
+static wk_status check_not_capturing(cudaStream_t stream, const char *fn)
+{
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    if (err == cudaErrorStreamCaptureImplicit || (err == cudaSuccess && capture != cudaStreamCaptureStatusNone))
+        return wk_fail(WK_ERROR_CAPTURE,
+                       "%s: the stream is being captured into a graph, and this call waits for its result; "
+                       "use wk_reduce there",
+                       fn);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
+}
+
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
                                        wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     const char *fn = "wk_reduce_to_host";
     return wk_on_device(ctx, fn, [&] {
-        if (!h_out)
-            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
-        wk_status status = checked_reduce(ctx, d_in, ctx->result, n, dtype, op, stream, fn);
+        wk_status status = check_not_capturing(stream, fn);
         if (status != WK_SUCCESS)
             return status;
-        size_t bytes = wk_reduce_result_size(dtype, op);
-        cudaError_t err = cudaMemcpyAsync(ctx->host_result, ctx->result, bytes, cudaMemcpyDeviceToHost, stream);
-        if (err == cudaSuccess)
-            err = cudaStreamSynchronize(stream);
-        if (err != cudaSuccess)
-            return wk_cuda_fail(err, fn);
-        memcpy(h_out, ctx->host_result, bytes);
-        return WK_SUCCESS;
+        if (!h_out)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
+        if ((status = check_reduce_input(ctx, d_in, n, dtype, op, fn)) != WK_SUCCESS)
+            return status;
+        wk_workspace_use use;
+        if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+            return status;
+        /* One result slot per workspace: calls from other threads on this
+         * stream wait until this one has its value. */
+        wk_workspace_lock_result(&use);
+        status = launch_reduce(ctx, &use, d_in, use.result, n, dtype, op, stream, fn, NULL);
+        if (status == WK_SUCCESS) {
+            size_t bytes = wk_reduce_result_size(dtype, op);
+            cudaError_t err = cudaMemcpyAsync(h_out, use.result, bytes, cudaMemcpyDeviceToHost, stream);
+            if (err == cudaSuccess)
+                err = cudaStreamSynchronize(stream);
+            if (err != cudaSuccess)
+                status = wk_cuda_fail(err, fn);
+        }
+        wk_workspace_unlock_result(&use);
+        wk_workspace_release(ctx, stream, &use);
+        return status;
     });
 }
 

@@ -3,9 +3,9 @@
 #include "context.h"
 #include "internal.h"
 #include "scan/launch.h"
-#include "scan_slots.h"
 #include "select/plan.h"
 #include "validate.h"
+#include "workspace.h"
 
 #include <cuda_runtime.h>
 
@@ -54,20 +54,22 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
         ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SCAN_PIPELINED_SHARED_BYTES;
     if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
-    if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, fn)) != WK_SUCCESS)
-        return status;
     l.in = d_in;
     l.out = d_out;
     l.op = op;
     l.exclusive = exclusive;
     l.init = init;
-    l.slots = wk_scan_slots_view(ctx);
     /* The pipelined kernel's blocks each take a whole SM's shared memory
      * and stay until the tiles run out: one per SM, or per tile if fewer. */
     l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, l.plan.tiles, &use, fn)) != WK_SUCCESS)
+        return status;
+    l.slots = use.slots;
     cudaError_t err = launchers[dtype](&l);
+    wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
@@ -99,6 +101,6 @@ extern "C" wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)
             return status;
         /* The select plans its own tiles: cover whichever needs more. */
         size_t scan_tiles = wk_scan_max_tiles(n, elem), select_tiles = wk_select_max_tiles(n, elem);
-        return wk_scan_slots_cover(ctx, scan_tiles > select_tiles ? scan_tiles : select_tiles, 1, 0, fn);
+        return wk_workspaces_reserve(ctx, scan_tiles > select_tiles ? scan_tiles : select_tiles, fn);
     });
 }

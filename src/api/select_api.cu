@@ -2,10 +2,10 @@
  * checks, planning, workspace, dispatch by dtype. */
 #include "context.h"
 #include "internal.h"
-#include "scan_slots.h"
 #include "select/launch.h"
 #include "select/plan.h"
 #include "validate.h"
+#include "workspace.h"
 
 #include <cuda_runtime.h>
 
@@ -117,21 +117,23 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
         ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SELECT_PIPELINED_SHARED_BYTES;
     if (wk_plan_select_for((uintptr_t)c.in, c.n, elem, c.mode == WK_PARTITION_IF, pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", c.fn);
-    if ((status = wk_scan_slots_ensure(ctx, l.plan.tiles, stream, c.fn)) != WK_SUCCESS)
-        return status;
     l.in = c.in;
     l.flags = c.flags;
     l.out = c.out;
     l.count = reinterpret_cast<unsigned long long *>(c.count);
     l.mode = c.mode;
     l.predicate = c.predicate;
-    l.slots = wk_scan_slots_view(ctx);
     /* Pipelined blocks each take a whole SM's shared memory and stay until
      * the tiles run out: one per SM, or per tile if fewer. */
     l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, l.plan.tiles, &use, c.fn)) != WK_SUCCESS)
+        return status;
+    l.slots = use.slots;
     cudaError_t err = launchers[c.dtype](&l);
+    wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, c.fn);
 }
 

@@ -13,11 +13,13 @@ const char *wk_status_string(wk_status status)
     case WK_ERROR_INVALID_ARGUMENT: return "invalid argument";
     case WK_ERROR_INVALID_DTYPE: return "invalid dtype";
     case WK_ERROR_INVALID_OP: return "invalid op";
-    case WK_ERROR_UNSUPPORTED: return "op not supported for this dtype";
+    case WK_ERROR_UNSUPPORTED: return "op or compare not supported here";
     case WK_ERROR_INVALID_POINTER: return "invalid pointer";
     case WK_ERROR_NO_DEVICE: return "no CUDA device";
     case WK_ERROR_OUT_OF_MEMORY: return "out of memory";
     case WK_ERROR_CUDA: return "CUDA error";
+    case WK_ERROR_CAPTURE: return "not allowed during stream capture";
+    case WK_ERROR_LIMIT: return "over a size limit";
     }
     return "unknown status";
 }

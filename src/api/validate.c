@@ -43,6 +43,16 @@ wk_status wk_check_device_pointer(const void *p, int device, size_t align, const
     }
     if (attr.type == cudaMemoryTypeManaged)
         return WK_SUCCESS;
+    /* Pinned host memory is read and written over the bus; the kernels use
+     * the pointer as it is, so the device must map it at that address. */
+    if (attr.type == cudaMemoryTypeHost) {
+        if (attr.devicePointer == p)
+            return WK_SUCCESS;
+        return wk_fail(WK_ERROR_INVALID_POINTER,
+                       "%s: %s (%p) is pinned host memory that the device maps at another address (%p); pass "
+                       "that one (cudaHostGetDevicePointer)",
+                       fn, name, p, attr.devicePointer);
+    }
     if (attr.type != cudaMemoryTypeDevice)
         return wk_fail(WK_ERROR_INVALID_POINTER, "%s: %s (%p) points to %s; a device pointer is needed", fn,
                        name, p, memory_kind(attr.type));

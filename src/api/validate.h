@@ -12,8 +12,9 @@ extern "C" {
  * caller in the error message. */
 wk_status wk_check_dtype_op(int dtype, int op, const char *fn);
 
-/* `p` is device memory usable on `device` (device or managed memory), and
- * aligned to `align` bytes. `name` is the argument's name for the message. */
+/* `p` is memory the kernels on `device` can use at that address (device
+ * memory of `device`, managed memory, or pinned host memory mapped at the
+ * same address), and aligned to `align` bytes. `name` is the argument's name for the message. */
 wk_status wk_check_device_pointer(const void *p, int device, size_t align, const char *fn,
                                   const char *name);
 

@@ -10,7 +10,7 @@ static void test_strings(wk_tally *t)
 {
     const wk_status all[] = {WK_SUCCESS, WK_ERROR_INVALID_ARGUMENT, WK_ERROR_INVALID_DTYPE, WK_ERROR_INVALID_OP,
                              WK_ERROR_UNSUPPORTED, WK_ERROR_INVALID_POINTER, WK_ERROR_NO_DEVICE,
-                             WK_ERROR_OUT_OF_MEMORY, WK_ERROR_CUDA};
+                             WK_ERROR_OUT_OF_MEMORY, WK_ERROR_CUDA, WK_ERROR_CAPTURE, WK_ERROR_LIMIT};
     const int count = (int)(sizeof all / sizeof all[0]);
     for (int i = 0; i < count; ++i) {
         const char *s = wk_status_string(all[i]);
@@ -66,6 +66,13 @@ static void test_without_context(wk_tally *t)
     wk_expect(t, out[0] == 7, "output untouched");
     wk_expect(t, wk_create(NULL, 0) == WK_ERROR_INVALID_ARGUMENT, "wk_create(NULL)");
     wk_expect(t, wk_destroy(NULL) == WK_SUCCESS, "wk_destroy(NULL) is a no-op");
+    const int bad_devices[] = {-2, -7, -1000};
+    for (int i = 0; i < 3; ++i) {
+        wk_context *none = (wk_context *)&out;
+        wk_status st = wk_create(&none, bad_devices[i]);
+        wk_checkf(t, st == WK_ERROR_INVALID_ARGUMENT && none == NULL && strstr(wk_last_error_message(), "device") != NULL,
+                  "wk_create(&ctx, %d): %s, '%s'", bad_devices[i], wk_status_string(st), wk_last_error_message());
+    }
 
     /* With a GPU this makes a context; without one it must say so. */
     wk_context *ctx = NULL;

@@ -1,0 +1,74 @@
+/* The context's workspaces. Every call in flight owns one: the reduce's
+ * partials and ticket, a result slot, and the tile-status words of scans and
+ * selects. Calls on one stream share its workspace (the stream orders them);
+ * calls on other streams, and calls captured into a graph, get their own, so
+ * no two kernels that may run at once ever touch the same device words.
+ *
+ *  - A stream keeps its workspace from its first call on. The context makes
+ *    one at wk_create; a stream that finds none free gets a new one, made
+ *    stream-ordered on that stream (cudaMallocAsync, no synchronization).
+ *  - Once a context has WK_STREAM_WORKSPACES streams' workspaces, each call
+ *    records an event after its launch; a new stream then takes over the
+ *    least recently used idle workspace after waiting on that event, so a
+ *    program that makes a stream per iteration does not grow without bound.
+ *  - A call captured into a graph gets a workspace of its own capture and
+ *    stream, held by the graph (a CUDA user object) until the graph and its
+ *    executables are destroyed and their work is done; it then returns to
+ *    the context for any later call.
+ */
+#ifndef WARPKIT_API_WORKSPACE_H
+#define WARPKIT_API_WORKSPACE_H
+
+#include "scan/launch.h"
+#include "warpkit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WK_STREAM_WORKSPACES 16
+
+/* What one call uses; valid from wk_workspace_acquire to _release. */
+typedef struct wk_workspace_use {
+    struct wk_workspace *ws;
+    void *partials;      /* reduce: max_grid partial-result slots */
+    unsigned *ticket;    /* reduce: last-block ticket              */
+    void *result;        /* device result slot of wk_reduce_to_host */
+    wk_tile_slots slots; /* scan and select: tile-status words      */
+} wk_workspace_use;
+
+/* Sets up the context's workspaces and makes the first (allocates and
+ * synchronizes). */
+wk_status wk_workspaces_create(wk_context *ctx);
+
+/* Frees every workspace, those held by graphs too. The caller has
+ * synchronized the device. NULL-safe. */
+void wk_workspaces_destroy(wk_context *ctx);
+
+/* Takes the workspace of a call on `stream` whose scan or select covers
+ * `tiles` tiles (0 for a reduce), growing its tile slots if needed. */
+wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, size_t tiles, wk_workspace_use *use,
+                               const char *fn);
+
+/* Ends the call: after its launch (or after a failure), on the same stream. */
+void wk_workspace_release(wk_context *ctx, cudaStream_t stream, const wk_workspace_use *use);
+
+/* Serializes the users of one workspace's result slot (wk_reduce_to_host
+ * from several threads on one stream). */
+void wk_workspace_lock_result(const wk_workspace_use *use);
+void wk_workspace_unlock_result(const wk_workspace_use *use);
+
+/* Every workspace made from now on, and every one not held by a graph now,
+ * covers `tiles` tiles. Allocates and synchronizes the device. */
+wk_status wk_workspaces_reserve(wk_context *ctx, size_t tiles, const char *fn);
+
+/* n elements of elem bytes fit the address space and a grid of at most
+ * WK_SCAN_MAX_TILES tiles (one block per tile; the stale-word sweep of
+ * tile_order.cuh needs fewer than 2^30 tiles). */
+wk_status wk_check_tile_count(size_t n, size_t elem, const char *fn);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
