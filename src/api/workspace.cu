@@ -44,8 +44,8 @@ struct wk_workspace {
     wk_scan_state *scan_state = nullptr;
 
     owner held_by = owner::none;
-    unsigned long long stream_id = 0;  /* the stream that holds it      */
-    unsigned long long capture_id = 0; /* and its capture, for a graph  */
+    unsigned long long stream_id = 0;  /* the stream that holds it (its handle, in a capture) */
+    unsigned long long capture_id = 0; /* and its capture, for a graph                        */
     unsigned in_flight = 0;            /* calls between acquire and release */
     unsigned long long last_touch = 0;
     cudaEvent_t last_use = nullptr;    /* recorded after the last call ... */
@@ -357,9 +357,13 @@ extern "C" wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, 
     unsigned long long stream_id = 0, capture_id = 0;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     cudaGraph_t graph = nullptr;
-    cudaError_t err = cudaStreamGetId(stream, &stream_id);
-    if (err == cudaSuccess)
-        err = cudaStreamGetCaptureInfo(stream, &capture, &capture_id, &graph);
+    cudaError_t err = cudaStreamGetCaptureInfo(stream, &capture, &capture_id, &graph);
+    /* A stream's id cannot be asked for during a capture; there the
+     * handle, with the capture's id, names the branch. */
+    if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone)
+        err = cudaStreamGetId(stream, &stream_id);
+    else
+        stream_id = (unsigned long long)(uintptr_t)stream;
     if (err == cudaErrorStreamCaptureImplicit)
         return wk_fail(WK_ERROR_CAPTURE,
                        "%s: the legacy default stream cannot be used while another stream is being captured", fn);
