@@ -565,7 +565,8 @@ static void test_pinned(void)
     /* Pageable memory: refused, nothing written. */
     void *pageable = malloc(n * 4);
     memset(j.h_out, POISON, n * 4);
-    CHECK_CUDA(cudaMemcpy(j.d_out, j.h_out, n * 4, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpyAsync(j.d_out, j.h_out, n * 4, cudaMemcpyHostToDevice, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
     st = wk_inclusive_scan(ctx, pageable, j.d_out, n, WK_I32, WK_SUM, s);
     size_t changed = wk_device_changes(s, j.d_out, n * 4, 0, 0);
     expectf(st == WK_ERROR_INVALID_POINTER && changed == 0, "pageable d_in is refused (%s), nothing written",
@@ -627,9 +628,11 @@ static void test_zero_signs(void)
                     uint64_t bits = zero_bits(d, code, is_max);
                     memcpy(h_in + i * e, &bits, e);
                 }
-                CHECK_CUDA(cudaMemcpy(d_in, h_in, n * e, cudaMemcpyHostToDevice));
+                /* On s: the stream is non-blocking, so copies and sets on the
+                 * legacy stream would not be ordered with the calls. */
+                CHECK_CUDA(cudaMemcpyAsync(d_in, h_in, n * e, cudaMemcpyHostToDevice, s));
                 /* Reduce: the prefix rule at the last element. */
-                CHECK_CUDA(cudaMemset(d_out, POISON, 8));
+                CHECK_CUDA(cudaMemsetAsync(d_out, POISON, 8, s));
                 wk_status st = wk_reduce(ctx, d_in, d_out, n, d, op, s);
                 CHECK_CUDA(cudaMemcpyAsync(h_out, d_out, e, cudaMemcpyDeviceToHost, s));
                 wait_stream(s, HANG_SECONDS, "zero signs");
