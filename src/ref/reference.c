@@ -302,10 +302,21 @@ KERNEL void int_outcome(const void *in, size_t n, wk_op op, int_loader load,
 KERNEL void float_outcome(const void *in, size_t n, wk_op op, float_loader load,
                           int f16_exact, outcome *o)
 {
-    if (op == WK_SUM)
+    if (op == WK_SUM) {
         o->sums = float_sum(in, n, load, f16_exact);
-    else
-        o->index = float_extreme(in, n, load, op_wants_max(op) ? -1.0 : 1.0);
+        return;
+    }
+    o->index = float_extreme(in, n, load, op_wants_max(op) ? -1.0 : 1.0);
+    /* MIN / MAX take -0.0 below +0.0 (IEEE 754-2019 minimum / maximum);
+     * ARGMIN / ARGMAX let the two zeros tie, so the first stays. */
+    if ((op == WK_MIN || op == WK_MAX) && load(in, o->index) == 0.0)
+        for (size_t i = 0; i < n; i++) {
+            double x = load(in, i);
+            if (x == 0.0 && (signbit(x) != 0) == (op == WK_MIN)) {
+                o->index = i;
+                break;
+            }
+        }
 }
 
 /* n > 0, arguments already validated. */
@@ -598,6 +609,11 @@ static int check_exact(const void *in, size_t n, wk_dtype dtype, wk_op op,
     wk_arg_result expected;
     wk_ref_reduce(in, n, dtype, op, &expected);
     int ok = values_match(dtype, &expected.value, &got->value);
+    /* A zero from MIN / MAX must carry the sign those ops give it. */
+    if (ok && (op == WK_MIN || op == WK_MAX) && wk_dtype_is_float(dtype)) {
+        double e = wk_ref_load(&expected.value, 0, dtype), g = wk_ref_load(&got->value, 0, dtype);
+        ok = e != 0.0 || signbit(e) == signbit(g);
+    }
     if (wk_op_is_arg(op)) {
         ok = ok && expected.index == got->index;
         /* The value must be that element's own bits (so -0 and +0 are told

@@ -133,7 +133,24 @@ WK_REF_KERNEL void check_ints(check_state *s, const void *in, size_t n, wk_ref_i
 
 /* -------------------------------------------------------- float min / max */
 
-WK_REF_KERNEL int same_value(double a, double b) { return a == b || (a != a && b != b); }
+/* Equal values, and zeros of the same sign, or both NaN. */
+WK_REF_KERNEL int same_value(double a, double b)
+{
+    return (a == b && (a != 0.0 || signbit(a) == signbit(b))) || (a != a && b != b);
+}
+
+/* x replaces acc as the running minimum (maximum): smaller (larger), the
+ * first NaN, or the zero that IEEE 754-2019 minimum (maximum) prefers. */
+WK_REF_KERNEL int replaces(double x, double acc, int is_min)
+{
+    if (acc != acc)
+        return 0;
+    if (x != x)
+        return 1;
+    if (x == 0.0 && acc == 0.0)
+        return is_min ? signbit(x) && !signbit(acc) : !signbit(x) && signbit(acc);
+    return is_min ? x < acc : x > acc;
+}
 
 WK_REF_KERNEL void check_extremes(check_state *s, const void *in, size_t n, wk_ref_float_loader load)
 {
@@ -143,12 +160,12 @@ WK_REF_KERNEL void check_extremes(check_state *s, const void *in, size_t n, wk_r
     const void *got = s->got;
     for (size_t i = 0; i < n; i++) {
         double x = load(in, i);
-        /* NaN from the first NaN on; -0 and +0 are equal, either may stay. */
-        if (!spec->exclusive && acc == acc && (x != x || (is_min ? x < acc : x > acc)))
+        /* NaN from the first NaN on; -0 below +0. */
+        if (!spec->exclusive && replaces(x, acc, is_min))
             acc = x;
         if (!same_value(load(got, i), acc))
             note_float(s, i, acc);
-        if (spec->exclusive && acc == acc && (x != x || (is_min ? x < acc : x > acc)))
+        if (spec->exclusive && replaces(x, acc, is_min))
             acc = x;
     }
 }

@@ -71,6 +71,10 @@ static void push_float(walker *w, long double x)
         /* NaN from the first NaN on. */
     } else if (isnan(x) || (w->op == WK_MIN ? x < w->ext : x > w->ext)) {
         w->ext = x;
+    } else if (x == 0 && w->ext == 0 && signbit(x) != signbit(w->ext)) {
+        /* -0.0 below +0.0, as IEEE 754-2019 minimum / maximum. */
+        if ((w->op == WK_MIN) == (signbit(x) != 0))
+            w->ext = x;
     }
     w->empty = 0;
 }

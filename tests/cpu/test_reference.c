@@ -439,13 +439,26 @@ static void test_signed_zero(void)
     wk_ref_reduce(h, 2, WK_F16, WK_ARGMAX, &r);
     wk_checkf(&tally, r.index == 0, "f16 argmax {-0, +0}: @%" PRId64, r.index);
 
-    float first;
-    wk_ref_reduce(nz_pz, 2, WK_F32, WK_MIN, &first);
-    wk_checkf(&tally, first == 0.0f && signbit(first), "f32 min {-0, +0} gives the first, -0");
-    float pz = 0.0f;
+    /* MIN / MAX are IEEE 754-2019 minimum / maximum: -0 below +0, in
+     * either order. */
+    float got;
+    wk_ref_reduce(nz_pz, 2, WK_F32, WK_MIN, &got);
+    wk_checkf(&tally, got == 0.0f && signbit(got), "f32 min {-0, +0} is -0");
+    wk_ref_reduce(pz_nz, 2, WK_F32, WK_MIN, &got);
+    wk_checkf(&tally, got == 0.0f && signbit(got), "f32 min {+0, -0} is -0");
+    wk_ref_reduce(nz_pz, 2, WK_F32, WK_MAX, &got);
+    wk_checkf(&tally, got == 0.0f && !signbit(got), "f32 max {-0, +0} is +0");
+    double d[] = {0.0, -0.0, 0.0}, dgot;
+    wk_ref_reduce(d, 3, WK_F64, WK_MIN, &dgot);
+    wk_checkf(&tally, dgot == 0.0 && signbit(dgot), "f64 min {+0, -0, +0} is -0");
+    wk_ref_reduce(h, 2, WK_F16, WK_MAX, &h[1]);
+    wk_checkf(&tally, h[1] == 0x0000, "f16 max {-0, +0} is +0: 0x%04x", (unsigned)h[1]);
+    float pz = 0.0f, nz = -0.0f;
     char msg[256];
     int ok = wk_ref_check_reduce(nz_pz, 2, WK_F32, WK_MIN, 1, &pz, msg, sizeof msg);
-    wk_checkf(&tally, ok, "check accepts +0 for a -0 min: %s", msg);
+    wk_checkf(&tally, !ok, "check refuses +0 for a -0 min: %s", msg);
+    ok = wk_ref_check_reduce(nz_pz, 2, WK_F32, WK_MIN, 1, &nz, msg, sizeof msg);
+    wk_checkf(&tally, ok, "check accepts -0 for a -0 min: %s", msg);
 }
 
 static void test_bitwise(void)

@@ -282,11 +282,14 @@ static void test_nan_inf(void)
     const uint16_t g_min[] = {0x7f80, 0x3f80, 0xc000};
     expect_scan("bf16 init +inf", s, g, g_min, 3);
 
-    /* -0 and +0 compare equal. */
+    /* MIN and MAX take -0 below +0 (IEEE 754-2019 minimum / maximum). */
     const float z[] = {0.0f, -0.0f, 0.0f};
     s = spec_of(WK_F32, WK_MIN, 0);
-    const float z_min[] = {-0.0f, 0.0f, -0.0f};
-    expect_scan("-0 == +0", s, z, z_min, 3);
+    const float z_min[] = {0.0f, -0.0f, -0.0f};
+    expect_scan("-0 below +0 for min", s, z, z_min, 3);
+    s = spec_of(WK_F32, WK_MAX, 0);
+    const float z_max[] = {0.0f, 0.0f, 0.0f};
+    expect_scan("+0 above -0 for max", s, z, z_max, 3);
 }
 
 static void test_status(void)
@@ -525,10 +528,12 @@ static void test_check_values(void)
     char msg[512];
     wk_checkf(&tally, wk_ref_check_scan(in, got, 3, &s, NULL, msg, sizeof msg) == 0, "any NaN matches NaN: %s", msg);
     const float in2[] = {-0.0f, 1};
+    const float right2[] = {-0.0f, -0.0f};
     const float got2[] = {0.0f, 0.0f};
     s.op = WK_MIN;
-    wk_checkf(&tally, wk_ref_check_scan(in2, got2, 2, &s, NULL, msg, sizeof msg) == 0, "+0 matches -0: %s", msg);
-    const float got3[] = {0.0f, 1.0f};
+    wk_checkf(&tally, wk_ref_check_scan(in2, right2, 2, &s, NULL, msg, sizeof msg) == 0, "min keeps -0: %s", msg);
+    wk_checkf(&tally, wk_ref_check_scan(in2, got2, 2, &s, NULL, msg, sizeof msg) == 2, "+0 for -0 fails: %s", msg);
+    const float got3[] = {-0.0f, 1.0f};
     wk_checkf(&tally, wk_ref_check_scan(in2, got3, 2, &s, NULL, msg, sizeof msg) == 1, "min of -0 and 1 is not 1: %s", msg);
 
     const int32_t iin[] = {INT32_MAX, 1};
