@@ -1,4 +1,4 @@
-/* Tests of the scan case lists (src/check/scan_cases): every float sum of
+/* Tests of the scan case lists (verify/check/scan_cases): every float sum of
  * more than 2^20 elements has a small-integer case of the same dtype, size,
  * kind and placement, which the checker compares exactly (the exact rule).
  * At those sizes the tolerance for uniform data exceeds 1, so without the

@@ -1,4 +1,4 @@
-/* Tests of the CPU scan reference (src/ref/scan_reference): hand-computed
+/* Tests of the CPU scan reference (verify/ref/scan_reference): hand-computed
  * scans for every dtype and op, integer wraparound, NaN, infinities, f16 /
  * bf16 outputs rounded once from the exact prefix, argument checks, the
  * exact rule, and the per-element checker (every output, the tolerance

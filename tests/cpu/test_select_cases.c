@@ -1,4 +1,4 @@
-/* Tests of the select case lists (src/check/select_cases): they cover what
+/* Tests of the select case lists (verify/check/select_cases): they cover what
  * they promise (every dtype x mode, the edge sizes, every compare, the
  * selectivities, unique's run lengths, offsets, in place only where it is
  * allowed, the special values, tile boundaries, sizes over 2^31 in the
