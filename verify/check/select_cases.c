@@ -10,6 +10,7 @@
 
 #include "generate.h"
 #include "internal.h"
+#include "scan/plan.h"
 #include "select/plan.h"
 
 #include <stdio.h>
@@ -596,7 +597,7 @@ static void add(case_list *l, wk_ref_select_mode m, wk_dtype d, wk_compare cmp, 
  * tiles' 64 KiB.) */
 static size_t mode_tile_elems(wk_dtype d, size_t n, wk_ref_select_mode m)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select(0x10000, n, wk_dtype_size(d), m == WK_REF_PARTITION_IF, &p);
     return p.tile_elems;
 }
@@ -609,7 +610,7 @@ static size_t tile_elems(wk_dtype d, size_t n) { return mode_tile_elems(d, n, WK
  * staged tiles the staged edges below follow. */
 static size_t chained_tile_elems(wk_dtype d, size_t n)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select_for(0x10000, n, wk_dtype_size(d), 0, 0, &p);
     return p.tile_elems;
 }
@@ -617,7 +618,7 @@ static size_t chained_tile_elems(wk_dtype d, size_t n)
 static size_t plan_offset(wk_dtype d, size_t in_offset)
 {
     size_t elem = wk_dtype_size(d);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select(0x10000 + in_offset * elem, 1, elem, 0, &p);
     return p.offset;
 }
@@ -839,7 +840,7 @@ static void add_many_tiles(case_list *l)
 static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d, size_t from_bytes, size_t k)
 {
     const size_t edge = from_bytes / 4, tile = chained_tile_elems(d, edge);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select_for(0x10000, edge, 4, 0, 0, &p);
     const size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     placement at = place(4 * k + 1, 0); /* input offset 1 */
