@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "scan/plan.h"
 #include "select/plan.h"
+#include "splitmix.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,7 +129,7 @@ static inline uint64_t mulhi64(uint64_t a, uint64_t b)
 #endif
 }
 
-/* A stream of draws: draw i is splitmix64's output for (key, i), as in
+/* A stream of draws: draw i is wk_splitmix64_at(key, i), as in
  * generate.c, with the key mixed from the seed once per stream rather than
  * once per draw (the fills take two draws per element, over inputs of
  * 2^31+ elements). */
@@ -136,20 +137,13 @@ typedef struct stream {
     uint64_t key;
 } stream;
 
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static stream stream_of(uint64_t seed, uint64_t which)
 {
     stream s = {wk_rand64(seed ^ which, 0)};
     return s;
 }
 
-static inline uint64_t draw(stream s, uint64_t i) { return mix64(s.key + (i + 1) * UINT64_C(0x9e3779b97f4a7c15)); }
+static inline uint64_t draw(stream s, uint64_t i) { return wk_splitmix64_at(s.key, i); }
 
 /* ----------------------------------------------------------- predicate */
 
