@@ -165,5 +165,23 @@ void write_json(const char *path, const char *name, const wk_ceilings &c, const 
     std::fclose(f);
 }
 
+int report::finish(const session &s, const char *ceiling, const char *json_path) const
+{
+    int disagreements = print_table(rows, s.ceilings, op_width, ceiling);
+    if (json_path)
+        write_json(json_path, s.name, s.ceilings, rows);
+    return disagreements;
+}
+
+bool reserve_tiles(const session &s, std::initializer_list<wk_dtype> dtypes)
+{
+    for (wk_dtype d : dtypes)
+        if (wk_scan_reserve(s.ctx, s.max_n, d) != WK_SUCCESS) {
+            std::fprintf(stderr, "%s: wk_scan_reserve: %s\n", s.name, wk_last_error_message());
+            return false;
+        }
+    return true;
+}
+
 } // namespace bench
 } // namespace wk

@@ -6,6 +6,7 @@
 #define WARPKIT_BENCH_COMMON_CUH
 
 #include "bench.h"
+#include "splitmix.h"
 #include "timing.cuh"
 #include "warpkit.h"
 
@@ -138,6 +139,17 @@ struct walk {
     long long take() { return next++; }
 };
 
+/* Times warpkit's and CUB's calls in turn (time_interleaved), each call on
+ * the next slot of one walk: `warpkit(j)` and `cub(j)` make one call on slot
+ * j and say whether it succeeded. */
+template <class W, class C>
+std::pair<call_time, call_time> time_walk(W warpkit, C cub, int repeats, cudaStream_t stream)
+{
+    walk w;
+    return time_interleaved([&](long long) { return warpkit(w.take()); }, [&](long long) { return cub(w.take()); },
+                            repeats, stream);
+}
+
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with
  * `buffers_per_slot` buffers per call. */
 inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)
@@ -151,13 +163,7 @@ inline size_t pool_bytes_for_slot(size_t slot_bytes) { return std::max(min_pool_
 
 /* Values a user might reduce or scan: floats in [-1, 1), integers in
  * [-1000, 1000]. Element i depends only on (seed, i). */
-__device__ inline uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+__device__ inline uint64_t mix(uint64_t x) { return wk_splitmix64_mix(x + WK_SPLITMIX64_GAMMA); }
 template <class T> __device__ inline T draw(uint64_t r)
 {
     if constexpr (std::is_floating_point<T>::value)
@@ -256,6 +262,25 @@ int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width
 /* Writes the device, the ceilings and the rows as JSON (the "bench" list of
  * the results file); exits with status 2 if the file cannot be written. */
 void write_json(const char *path, const char *name, const wk_ceilings &c, const std::vector<row> &rows);
+
+/* The rows of a run: each printed as progress when it is added; at the end
+ * the table, and the JSON when there is a path. finish returns the rows
+ * that disagree. */
+struct report {
+    int op_width;
+    std::vector<row> rows;
+    void add(const row &r)
+    {
+        print_progress(r, op_width);
+        rows.push_back(r);
+    }
+    int finish(const session &s, const char *ceiling, const char *json_path) const;
+};
+
+/* Grows the context's tile workspace (the scan's and the select's) once
+ * for max_n elements of each dtype, so that no timed call allocates.
+ * Returns false, having said why, when it cannot. */
+bool reserve_tiles(const session &s, std::initializer_list<wk_dtype> dtypes);
 
 } // namespace bench
 } // namespace wk

@@ -90,10 +90,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     cub_runner<T> cub{op};
     cub.prepare(input(0), n, s);
 
-    wk::bench::walk walk;
-    auto times = wk::bench::time_interleaved(
-        [&](long long) { return wk_reduce(ctx, input(walk.take()), d_out, n, dtype, op, s) == WK_SUCCESS; },
-        [&](long long) { return cub.run(input(walk.take()), n, s) == cudaSuccess; }, repeats, s);
+    auto times = wk::bench::time_walk(
+        [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; },
+        [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, repeats, s);
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -131,11 +130,8 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
 
-    std::vector<row> rows;
-    auto add = [&](const row &r) {
-        wk::bench::print_progress(r, 14);
-        rows.push_back(r);
-    };
+    wk::bench::report rep{14, {}};
+    auto add = [&](const row &r) { rep.add(r); };
     for (size_t n : wk::bench::sizes(ses)) {
         add(bench_case<float>(ctx, p, "reduce_sum", WK_F32, WK_SUM, n, opts->repeats, c.read_gbs, s));
         add(bench_case<double>(ctx, p, "reduce_sum", WK_F64, WK_SUM, n, opts->repeats, c.read_gbs, s));
@@ -144,9 +140,7 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
         add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, opts->repeats, c.read_gbs, s));
     }
 
-    int disagreements = wk::bench::print_table(rows, c, 14, "%read");
-    if (opts->json_path)
-        wk::bench::write_json(opts->json_path, ses.name, c, rows);
+    int disagreements = rep.finish(ses, "%read", opts->json_path);
 
     p.release();
     wk::bench::close_session(ses);

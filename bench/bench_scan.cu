@@ -160,20 +160,14 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
 
     /* Both libraries take the next pair from one walk through the pool
      * (bench_common.cuh), so that no call finds its input or output in L2. */
-    wk::bench::walk walk;
-    auto times = wk::bench::time_interleaved(
-        [&](long long) {
-            long long j = walk.take();
+    auto times = wk::bench::time_walk(
+        [&](long long j) {
             wk_status st = warpkit_scan(ctx, sc.kind, input(j), output(j), n, dtype, s);
             if (st != WK_SUCCESS)
                 fail_call(sc, dtype, n, st);
             return true;
         },
-        [&](long long) {
-            long long j = walk.take();
-            return cub.run(input(j), output(j), n, s) == cudaSuccess;
-        },
-        repeats, s);
+        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, repeats, s);
     cub.release();
     return wk::bench::make_row(sc.name, dtype, n, times.first, times.second, 2.0 * (double)bytes, copy_gbs, true);
 }
@@ -186,31 +180,19 @@ extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
     ses.name = "warpkit bench";
     if (int status = wk::bench::open_session(opts, ses))
         return status;
-    const wk_ceilings &c = ses.ceilings;
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
-
-    /* The scan's tile workspace, grown once for the largest case, so that no
-     * timed call allocates. */
-    for (wk_dtype d : {WK_F32, WK_F64, WK_I32, WK_I64}) {
-        wk_status st = wk_scan_reserve(ctx, ses.max_n, d);
-        if (st != WK_SUCCESS) {
-            std::fprintf(stderr, "warpkit bench: wk_scan_reserve: %s\n", wk_last_error_message());
-            return 2;
-        }
-    }
+    if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_F64, WK_I32, WK_I64}))
+        return 2;
     wk::bench::pool p;
     p.allocate(wk::bench::pool_bytes(ses.max_n, 2));
     checker chk;
     chk.allocate(ses.max_n);
 
-    std::vector<row> rows;
-    auto add = [&](const row &r) {
-        wk::bench::print_progress(r, op_width);
-        rows.push_back(r);
-    };
+    wk::bench::report rep{op_width, {}};
+    auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
-    const double copy = c.copy_gbs;
+    const double copy = ses.ceilings.copy_gbs;
     for (size_t n : wk::bench::sizes(ses))
         for (const scan_case &sc : scan_cases) {
             add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s));
@@ -219,9 +201,7 @@ extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
             add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s));
         }
 
-    wk::bench::print_table(rows, c, op_width, "%copy");
-    if (opts->json_path)
-        wk::bench::write_json(opts->json_path, ses.name, c, rows);
+    rep.finish(ses, "%copy", opts->json_path);
 
     chk.release();
     p.release();

@@ -314,20 +314,14 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
 
     /* Both libraries take the next slot from one walk through the pool
      * (bench_common.cuh), so that no call finds its data in L2. */
-    wk::bench::walk walk;
-    auto times = wk::bench::time_interleaved(
-        [&](long long) {
-            long long j = walk.take();
+    auto times = wk::bench::time_walk(
+        [&](long long j) {
             wk_status st = warpkit_select(ctx, sc.kind, input(j), flags(j), output(j), wk_count, n, dtype, pred, s);
             if (st != WK_SUCCESS)
                 fail_call(sc, dtype, n, st);
             return true;
         },
-        [&](long long) {
-            long long j = walk.take();
-            return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess;
-        },
-        repeats, s);
+        [&](long long j) { return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess; }, repeats, s);
     cub.release();
 
     double moved = (double)(n + written) * sizeof(T); /* elements read and written */
@@ -347,19 +341,10 @@ extern "C" int wk_bench_select_main(const wk_cli_options *opts)
     ses.name = "warpkit bench";
     if (int status = wk::bench::open_session(opts, ses))
         return status;
-    const wk_ceilings &c = ses.ceilings;
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
-
-    /* The tile workspace (shared with the scan), grown once for the largest
-     * case, so that no timed call allocates. */
-    for (wk_dtype d : {WK_F32, WK_I32}) {
-        wk_status st = wk_scan_reserve(ctx, ses.max_n, d);
-        if (st != WK_SUCCESS) {
-            std::fprintf(stderr, "warpkit bench: wk_scan_reserve: %s\n", wk_last_error_message());
-            return 2;
-        }
-    }
+    if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_I32}))
+        return 2;
     /* The largest slot: a flagged select of max_n 4-byte elements, with its
      * input, output and flags (9 GiB at 2^30). */
     using wk::bench::round_up_256;
@@ -371,13 +356,10 @@ extern "C" int wk_bench_select_main(const wk_cli_options *opts)
     uint64_t *wk_count;
     WK_BENCH_CHECK(cudaMalloc(&wk_count, sizeof(uint64_t)));
 
-    std::vector<row> rows;
-    auto add = [&](const row &r) {
-        wk::bench::print_progress(r, op_width);
-        rows.push_back(r);
-    };
+    wk::bench::report rep{op_width, {}};
+    auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
-    const double copy = c.copy_gbs;
+    const double copy = ses.ceilings.copy_gbs;
     for (size_t n : wk::bench::sizes(ses))
         for (const select_case &sc : select_cases)
             for (double sel : selectivities) {
@@ -385,9 +367,7 @@ extern "C" int wk_bench_select_main(const wk_cli_options *opts)
                 add(bench_case<int32_t>(ctx, p, chk, wk_count, sc, WK_I32, n, sel, reps, copy, s));
             }
 
-    wk::bench::print_table(rows, c, op_width, "%copy");
-    if (opts->json_path)
-        wk::bench::write_json(opts->json_path, ses.name, c, rows);
+    rep.finish(ses, "%copy", opts->json_path);
 
     WK_BENCH_CHECK(cudaFree(wk_count));
     chk.release();

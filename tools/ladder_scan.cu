@@ -315,7 +315,7 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
         std::fprintf(stderr, "warpkit ladder: wk_scan_reserve: %s\n", wk_last_error_message());
         return 2;
     }
-    wk_scan_plan plan;
+    wk_tile_plan plan;
     wk_plan_scan((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), &plan);
     auto wk_run = [=](cudaStream_t stream) {
         wk_status status = wk_inclusive_scan(ctx, d_in, d_out, n, dtype, WK_SUM, stream);

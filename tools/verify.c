@@ -24,52 +24,64 @@ static void report(wk_check_result r, const char *msg, verify_counts *counts)
         counts->failed++;
 }
 
-static int run_reduce(wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+/* One family of cases, behind untyped adapters so that one loop runs
+ * them all: its quick list, its cases over 2^31 elements, and its check. */
+typedef struct case_family {
+    size_t case_size;
+    size_t (*list)(const wk_check_env *env, uint64_t seed, void *out, size_t cap);
+    size_t (*huge)(uint64_t seed, void *out, size_t cap);
+    wk_check_result (*check)(wk_check_env *env, const void *c, char *msg, size_t msg_size);
+} case_family;
+
+static size_t reduce_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
 {
-    size_t count = wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env->ctx), seed, NULL, 0);
-    size_t huge = quick ? 0 : wk_reduce_huge_cases(seed, NULL, 0);
-    wk_reduce_case *cases = malloc((count + huge) * sizeof *cases);
-    if (!cases)
-        return -1;
-    wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env->ctx), seed, cases, count);
-    wk_reduce_huge_cases(seed, cases + count, huge);
-    char msg[640];
-    for (size_t i = 0; i < count + huge; ++i) {
-        int ok = wk_check_reduce_case(env, &cases[i], msg, sizeof msg);
-        report(ok ? WK_CHECK_PASS : WK_CHECK_FAIL, msg, counts);
-    }
-    free(cases);
-    return 0;
+    return wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env->ctx), seed, out, cap);
+}
+static size_t reduce_huge(uint64_t seed, void *out, size_t cap) { return wk_reduce_huge_cases(seed, out, cap); }
+static wk_check_result reduce_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
+{
+    return wk_check_reduce_case(env, c, msg, msg_size) ? WK_CHECK_PASS : WK_CHECK_FAIL;
 }
 
-static int run_scan(wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+static size_t scan_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
 {
-    size_t count = wk_scan_cases(WK_CASES_QUICK, seed, NULL, 0);
-    size_t huge = quick ? 0 : wk_scan_huge_cases(seed, NULL, 0);
-    wk_scan_case *cases = malloc((count + huge) * sizeof *cases);
-    if (!cases)
-        return -1;
-    wk_scan_cases(WK_CASES_QUICK, seed, cases, count);
-    wk_scan_huge_cases(seed, cases + count, huge);
-    char msg[2048];
-    for (size_t i = 0; i < count + huge; ++i)
-        report(wk_check_scan_case(env, &cases[i], msg, sizeof msg), msg, counts);
-    free(cases);
-    return 0;
+    (void)env;
+    return wk_scan_cases(WK_CASES_QUICK, seed, out, cap);
+}
+static size_t scan_huge(uint64_t seed, void *out, size_t cap) { return wk_scan_huge_cases(seed, out, cap); }
+static wk_check_result scan_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
+{
+    return wk_check_scan_case(env, c, msg, msg_size);
 }
 
-static int run_select(wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+static size_t select_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
 {
-    size_t count = wk_select_cases(WK_CASES_QUICK, seed, NULL, 0);
-    size_t huge = quick ? 0 : wk_select_huge_cases(seed, NULL, 0);
-    wk_select_case *cases = malloc((count + huge) * sizeof *cases);
+    (void)env;
+    return wk_select_cases(WK_CASES_QUICK, seed, out, cap);
+}
+static size_t select_huge(uint64_t seed, void *out, size_t cap) { return wk_select_huge_cases(seed, out, cap); }
+static wk_check_result select_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
+{
+    return wk_check_select_case(env, c, msg, msg_size);
+}
+
+static const case_family reduce_family = {sizeof(wk_reduce_case), reduce_list, reduce_huge, reduce_check};
+static const case_family scan_family = {sizeof(wk_scan_case), scan_list, scan_huge, scan_check};
+static const case_family select_family = {sizeof(wk_select_case), select_list, select_huge, select_check};
+
+/* Runs the family's quick list, and without `quick` its huge cases too. */
+static int run_family(const case_family *f, wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+{
+    size_t count = f->list(env, seed, NULL, 0);
+    size_t huge = quick ? 0 : f->huge(seed, NULL, 0);
+    char *cases = malloc((count + huge) * f->case_size);
     if (!cases)
         return -1;
-    wk_select_cases(WK_CASES_QUICK, seed, cases, count);
-    wk_select_huge_cases(seed, cases + count, huge);
+    f->list(env, seed, cases, count);
+    f->huge(seed, cases + count * f->case_size, huge);
     char msg[2048];
     for (size_t i = 0; i < count + huge; ++i)
-        report(wk_check_select_case(env, &cases[i], msg, sizeof msg), msg, counts);
+        report(f->check(env, cases + i * f->case_size, msg, sizeof msg), msg, counts);
     free(cases);
     return 0;
 }
@@ -89,9 +101,9 @@ int wk_verify_main(const wk_cli_options *opts)
     /* The scan and select cases draw their seeds from streams of their
      * own, so that case k of one does not get the data of case k of
      * another. */
-    if (run_reduce(&env, opts->quick, seed, &counts) != 0 ||
-        run_scan(&env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0 ||
-        run_select(&env, opts->quick, wk_rand64(seed, UINT64_C(0x5e1ec7)), &counts) != 0) {
+    if (run_family(&reduce_family, &env, opts->quick, seed, &counts) != 0 ||
+        run_family(&scan_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0 ||
+        run_family(&select_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5e1ec7)), &counts) != 0) {
         fprintf(stderr, "warpkit verify: out of host memory\n");
         wk_check_env_free(&env);
         return 2;

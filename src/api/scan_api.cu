@@ -50,8 +50,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
         return status;
     wk_scan_launch l;
     /* Bulk copies (sm_90) and room for three tiles per block. */
-    const int pipelined_ok =
-        ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SCAN_PIPELINED_SHARED_BYTES;
+    const int pipelined_ok = wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
     if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     l.in = d_in;

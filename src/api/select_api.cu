@@ -113,8 +113,7 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
 
     wk_select_launch l;
     /* Bulk copies (sm_90) and room for three tiles per block. */
-    const int pipelined_ok =
-        ctx->cc_major >= 9 && (size_t)ctx->shared_per_block >= WK_SELECT_PIPELINED_SHARED_BYTES;
+    const int pipelined_ok = wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SELECT_PIPELINED_SHARED_BYTES);
     if (wk_plan_select_for((uintptr_t)c.in, c.n, elem, c.mode == WK_PARTITION_IF, pipelined_ok, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", c.fn);
     l.in = c.in;

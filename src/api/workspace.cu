@@ -41,7 +41,7 @@ struct wk_workspace {
     void *partials = nullptr;
     unsigned *ticket = nullptr;
     void *result = nullptr;
-    wk_scan_state *scan_state = nullptr;
+    wk_tile_state *scan_state = nullptr;
 
     owner held_by = owner::none;
     unsigned long long stream_id = 0;  /* the stream that holds it (its handle, in a capture) */
@@ -189,7 +189,7 @@ cudaError_t make_workspace(const wk_context *ctx, wk_workspaces *set, size_t til
         ws->partials = base;
         ws->ticket = reinterpret_cast<unsigned *>(base + pb);
         ws->result = base + pb + 256;
-        ws->scan_state = reinterpret_cast<wk_scan_state *>(base + pb + 512);
+        ws->scan_state = reinterpret_cast<wk_tile_state *>(base + pb + 512);
         size_t want = tiles > set->reserved_tiles ? tiles : set->reserved_tiles;
         err = grow_slots(set, ws, want, mode, stream);
     }

@@ -19,7 +19,7 @@
 #ifndef WARPKIT_API_WORKSPACE_H
 #define WARPKIT_API_WORKSPACE_H
 
-#include "scan/launch.h"
+#include "tiles/slots.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus
@@ -64,7 +64,7 @@ wk_status wk_workspaces_reserve(wk_context *ctx, size_t tiles, const char *fn);
 
 /* n elements of elem bytes fit the address space and a grid of at most
  * WK_SCAN_MAX_TILES tiles (one block per tile; the stale-word sweep of
- * tile_order.cuh needs fewer than 2^30 tiles). */
+ * tiles/order.cuh needs fewer than 2^30 tiles). */
 wk_status wk_check_tile_count(size_t n, size_t elem, const char *fn);
 
 #ifdef __cplusplus

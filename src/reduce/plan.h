@@ -11,8 +11,7 @@
 extern "C" {
 #endif
 
-/* Two launch shapes, chosen by size from measurements on an H100
- * (docs/results.md):
+/* Two launch shapes, chosen by size (docs/reduce.md):
  *  - wide: 256-thread blocks, 8 per SM (full occupancy), 2 16-byte loads in
  *    flight per thread. Best for large inputs, and for small ones, where it
  *    spreads a few blocks over many SMs.

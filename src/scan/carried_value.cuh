@@ -5,16 +5,14 @@
  *
  * f64 min and max carry ordered 64-bit keys instead of doubles. A double
  * has no one-instruction min or max that keeps NaN (PTX has max.NaN for
- * f32 only), so each application took two DSETP and two selects, and a
- * scan applies the op several times per element; the f64 max scans ran
- * at 0.81-0.84 of CUB's speed where the i64 ones ran at 0.88-0.89
- * (docs/scan.md). The keys order as the doubles do, every NaN becomes the
- * key that wins (the largest for max, the smallest for min), and the op
- * is then an integer compare. Outputs come back as the double of their
- * key, a NaN as the canonical NaN; -0.0 and +0.0 get distinct keys, which
- * only decides which of two equal zeros an output shows (the header lets
- * either stay). Only the kernels with deep register tiles use the keys
- * (scan_kernel.cuh says why). */
+ * f32 only), so each application takes two DSETP and two selects, and a
+ * scan applies the op several times per element. The keys order as the
+ * doubles do, every NaN becomes the key that wins (the largest for max,
+ * the smallest for min), and the op is then an integer compare. Outputs
+ * come back as the double of their key, a NaN as the canonical NaN; -0.0
+ * and +0.0 get distinct keys, which only decides which of two equal zeros
+ * an output shows (the header lets either stay). Only the kernels with
+ * deep register tiles use the keys (scan_kernel.cuh says why). */
 #ifndef WARPKIT_SCAN_CARRIED_VALUE_CUH
 #define WARPKIT_SCAN_CARRIED_VALUE_CUH
 

@@ -3,39 +3,18 @@
 #define WARPKIT_SCAN_LAUNCH_H
 
 #include "plan.h"
+#include "tiles/slots.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Device words that let every call start without an initialisation launch.
- * A call's stamp is epoch + 1. `ticket` holds the low 30 bits of epoch in
- * its high half and the next tile number in its low half, so that one
- * relaxed atomic add gives a block both its tile and its call's stamp,
- * with no fence. The block that takes the last number advances epoch and
- * resets ticket for the next call, whose blocks cannot start before this
- * kernel has finished (tile_order.cuh). Zero at context creation. */
-typedef struct wk_scan_state {
-    unsigned long long ticket;
-    unsigned long long epoch;
-} wk_scan_state;
-
-/* The context's tile-status words and the state that orders their use.
- * Scans and selects share them: calls on a context are stream-ordered, and
- * every call stamps its words with a stamp no earlier call used. */
-typedef struct wk_tile_slots {
-    wk_scan_state *state;
-    unsigned long long *narrow;   /* one 8-byte word per tile: 4-byte values */
-    unsigned long long *wide;     /* two 8-byte words per tile: 8-byte values */
-    unsigned long long capacity;  /* tiles each family covers (>= plan.tiles) */
-} wk_tile_slots;
-
 /* Everything one launch needs; arguments are already validated. */
 typedef struct wk_scan_launch {
     const void *in;
     void *out;
-    wk_scan_plan plan;
+    wk_tile_plan plan;
     wk_op op;
     int exclusive;
     wk_value init;            /* exclusive scans: the first output         */

@@ -12,13 +12,12 @@
  *    at once; then, once the look-back warp has the previous tile's
  *    prefix, they scan that tile and write its outputs;
  *  - the look-back warp, one tile behind, scans the compute warps' totals
- *    of a tile, looks back for its prefix (tile_status.cuh) and publishes
+ *    of a tile, looks back for its prefix (tiles/status.cuh) and publishes
  *    the inclusive prefix.
  * A tile's aggregate is thus published as soon as its bytes are in and
  * summed, not after the block's previous look-back, and the loads go on
- * while the look-back waits. (Publishing it only when the block got to the
- * tile, all warps doing both jobs in turn, ran at 0.73-0.82 of CUB's speed
- * on an H100; docs/scan.md.)
+ * while the look-back waits, rather than only when the block gets to the
+ * tile.
  *
  * Tiles keep the chained kernel's layout and fold order: warp w of the
  * compute warps owns a contiguous run of 32 * Vectors vectors of the tile.
@@ -32,10 +31,18 @@
 #include "common/chained_launch.cuh"
 #include "common/named_barrier.cuh"
 #include "scan_kernel.cuh"
-#include "tile_pipeline.cuh"
+#include "tiles/pipeline.cuh"
 
 namespace wk {
 namespace scan {
+
+using tiles::BAR_COMPUTE;
+using tiles::BAR_PREFIX;
+using tiles::BAR_TOTALS;
+using tiles::launch_pipeline;
+using tiles::pipeline_buffers;
+using tiles::pipeline_view;
+using tiles::tile_pipeline;
 
 template <class S, class Op, bool Exclusive, int Warps, int Vectors>
 __global__ void __launch_bounds__(Warps * 32 + 32, 1)
@@ -58,7 +65,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
     static_assert(sizeof s_pipeline + sizeof s_total + sizeof s_prefix + sizeof s_lookback <=
                       WK_SCAN_PIPELINED_STATIC_BYTES,
                   "the static shared memory fits the allowance of plan.h");
-    static_assert((size_t)buffers * tile_vecs * WK_SCAN_VECTOR_BYTES + WK_SCAN_PIPELINED_STATIC_BYTES <=
+    static_assert((size_t)buffers * tile_vecs * WK_TILE_VECTOR_BYTES + WK_SCAN_PIPELINED_STATIC_BYTES <=
                       WK_SCAN_PIPELINED_SHARED_BYTES,
                   "the tile buffers fit what the library checks the device for");
     const pipeline_view<S> pipe = {&s_pipeline, reinterpret_cast<vec<S> *>(s_data), tile_vecs, slots,

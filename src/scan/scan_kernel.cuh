@@ -1,5 +1,5 @@
 /* The chained scan: one launch, one tile per block, tiles chained by
- * decoupled look-back (tile_status.cuh). Inputs below 16 MiB take it, and
+ * decoupled look-back (tiles/status.cuh). Inputs below 16 MiB take it, and
  * larger ones on GPUs before sm_90; the others take the pipelined kernel
  * (pipelined_kernel.cuh), which shares the tile layout and the folds below.
  *
@@ -29,16 +29,28 @@
 #include "common/vector.cuh"
 #include "launch.h"
 #include "reduce/reducers.cuh"
-#include "tile_io.cuh"
-#include "tile_order.cuh"
-#include "tile_stage.cuh" /* take_tile */
-#include "tile_status.cuh"
+#include "tiles/io.cuh"
+#include "tiles/order.cuh"
+#include "tiles/stage.cuh" /* take_tile */
+#include "tiles/status.cuh"
 
 #include <cstring>
 #include <type_traits>
 
 namespace wk {
 namespace scan {
+
+/* The tile engine (src/tiles) that the scan runs on. */
+using tiles::FLAG_AGGREGATE;
+using tiles::FLAG_INCLUSIVE;
+using tiles::look_back;
+using tiles::lookback_windows;
+using tiles::make_status;
+using tiles::status_of;
+using tiles::take_tile;
+using tiles::tile_io;
+using tiles::tile_slots;
+using tiles::tile_stage;
 
 /* The value that leaves every other unchanged under op. For float sums
  * that is -0.0, not the 0 of wk::sum: -0.0 + x is x for every x, so an
@@ -101,10 +113,8 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     /* Only the deep tiles (8 or more vectors per thread) carry f64 min and
      * max as keys (carried_value.cuh); the others keep the doubles. The
      * 4-vector tiles of small inputs wait on latency, which the conversion
-     * lengthens: in the benchmark the f64 max of 2^18 elements took
-     * 6.74 µs with keys against 6.29 without. In the 128 x 16 tiles at
-     * 2^22 keys gave 0.947-0.950 of CUB's speed against 0.812-0.819
-     * (docs/scan.md). */
+     * lengthens; the deep tiles are bound by the op's instructions, which
+     * the keys shorten (docs/scan.md). */
     using C = typename std::conditional<(rounds >= 8), carried<S, Op>, as_accumulator<S, Op>>::type;
     using P = typename C::type;
     const Op op;

@@ -2,8 +2,8 @@
 #ifndef WARPKIT_SELECT_LAUNCH_H
 #define WARPKIT_SELECT_LAUNCH_H
 
-#include "scan/launch.h"
-#include "scan/plan.h"
+#include "tiles/plan.h"
+#include "tiles/slots.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus
@@ -32,7 +32,7 @@ typedef struct wk_select_launch {
     const unsigned char *flags; /* WK_SELECT_FLAGGED only                    */
     void *out;                  /* elements, or int64 indices for WK_WHERE    */
     unsigned long long *count;  /* the number kept, written by the last tile  */
-    wk_scan_plan plan;
+    wk_tile_plan plan;
     wk_select_mode mode;
     wk_predicate predicate;     /* WK_SELECT_IF, WK_PARTITION_IF, WK_WHERE    */
     wk_tile_slots slots;

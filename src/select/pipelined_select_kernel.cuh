@@ -3,7 +3,7 @@
  * counts of kept elements.
  *
  * Persistent blocks stream tiles through three shared-memory buffers
- * (scan/tile_pipeline.cuh). The compute warps work on two tiles at once:
+ * (tiles/pipeline.cuh). The compute warps work on two tiles at once:
  *  - tile k as soon as it lands: the keep bits of each thread's vectors
  *    (kept until the tile is written), the warps' counts, and the tile's
  *    count, which warp 0 publishes at once;
@@ -34,15 +34,15 @@
 
 #include "common/chained_launch.cuh"
 #include "common/named_barrier.cuh"
-#include "scan/tile_pipeline.cuh"
+#include "tiles/pipeline.cuh"
 #include "select_kernel.cuh"
 
 namespace wk {
 namespace select {
 
-using scan::BAR_COMPUTE;
-using scan::BAR_PREFIX;
-using scan::BAR_TOTALS;
+using tiles::BAR_COMPUTE;
+using tiles::BAR_PREFIX;
+using tiles::BAR_TOTALS;
 
 /* C: the count type (unsigned, or unsigned long long from
  * WK_SELECT_WIDE_COUNTS_FROM elements on). */
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(Warps * 32 + 32, 1)
 pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots, unsigned long long tiles)
 {
     static_assert(Warps >= 1 && Warps <= 31, "compute warps and the look-back warp fit one block");
-    constexpr int buffers = scan::pipeline_buffers, V = vec<S>::size;
+    constexpr int buffers = tiles::pipeline_buffers, V = vec<S>::size;
     constexpr unsigned compute_threads = Warps * 32, all_threads = compute_threads + 32;
     constexpr unsigned tile_vecs = compute_threads * Vectors, round_elems = 32 * V;
     static_assert(Vectors * V <= 32, "a thread's keep bits of one tile fit 32 bits");
@@ -61,14 +61,12 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
      * rather than once it is written: one tile more on its way in. The
      * 4-byte select-if does, and where, which writes indices, not elements,
      * and the 4-byte partition in its tiles of 4 vectors (plan.h). With
-     * 8 vectors the flagged select, unique and partition, short of
-     * registers for two tiles (96 a thread at 17 warps an SM), spilled and
-     * measured slower; they write from the buffer, as does the 8-byte
-     * select-if, which spills too and is not in the benchmark
-     * (docs/select.md). */
+     * 8 vectors the flagged select, unique and partition are short of
+     * registers for two tiles (96 a thread at 17 warps an SM) and write from
+     * the buffer, as does the 8-byte select-if. */
     constexpr bool hold_tiles =
         (sizeof(S) == 4 && (Mode == WK_SELECT_IF || (Mode == WK_PARTITION_IF && Vectors <= 4))) || Mode == WK_WHERE;
-    __shared__ scan::tile_pipeline s_pipeline;
+    __shared__ tiles::tile_pipeline s_pipeline;
     /* Per tile parity: the compute warps' counts, and the counts kept
      * before each warp's run that the look-back warp sends back. */
     __shared__ C s_total[2][Warps];
@@ -82,10 +80,10 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
     static_assert(sizeof s_pipeline + sizeof s_tile + sizeof s_total + sizeof s_prefix + sizeof s_lookback +
                           sizeof s_pack <= WK_SELECT_PIPELINED_STATIC_BYTES,
                   "the static shared memory fits the allowance of plan.h");
-    static_assert((size_t)buffers * tile_vecs * WK_SCAN_VECTOR_BYTES + WK_SELECT_PIPELINED_STATIC_BYTES <=
+    static_assert((size_t)buffers * tile_vecs * WK_TILE_VECTOR_BYTES + WK_SELECT_PIPELINED_STATIC_BYTES <=
                       WK_SELECT_PIPELINED_SHARED_BYTES,
                   "the tile buffers fit what the library checks the device for");
-    const scan::pipeline_view<S> pipe = {&s_pipeline, reinterpret_cast<vec<S> *>(s_data), tile_vecs, slots,
+    const tiles::pipeline_view<S> pipe = {&s_pipeline, reinterpret_cast<vec<S> *>(s_data), tile_vecs, slots,
                                          sizeof(C) == 8, tiles};
 
     wait_for_previous_kernel();
@@ -94,7 +92,7 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
         pipe.start(io.src);
     __syncthreads();
     allow_next_kernel();
-    const auto ts = scan::make_status<C>(slots, s_pipeline.stamp);
+    const auto ts = tiles::make_status<C>(slots, s_pipeline.stamp);
 
     if (warp == Warps) {
         /* The look-back warp: tile k of the block once its counts are in. */
@@ -110,7 +108,7 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
             if (tile != 0) {
                 /* Published after the compute warps' aggregate, which they
                  * put out before arriving at the barrier above. */
-                tile_prefix = scan::look_back(ts, tile, sum{}, s_lookback);
+                tile_prefix = tiles::look_back(ts, tile, sum{}, s_lookback);
                 if (lane == 0)
                     ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
             }
@@ -152,11 +150,8 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
     size_t first_previous = 0;
     /* The thread that refills the buffers: when the kernel holds tiles, not
      * one of warp 0, which publishes the tile's count meanwhile. The other
-     * modes keep the order of the kernel before tiles were held: with
-     * s_tile and a refill by thread 32, unique and partition of 2^22
-     * elements at 1 % took 16.1-16.5 against 15.0-15.1 us and 23.7-23.9
-     * against 21.8-21.9 us; as they are, still 15.4-15.6 against 15.1 and
-     * 22.6 against 21.6-21.8 (f32), for a cause not found (docs/select.md). */
+     * modes refill from thread 0, which ran faster for them
+     * (docs/log/select-experiments.md). */
     constexpr unsigned refill_thread = hold_tiles && Warps > 1 ? 32 : 0;
     for (unsigned k = 0;; ++k) {
         const int b = k % buffers;
@@ -214,9 +209,7 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
             barrier_wait(BAR_PREFIX + (j & 1), all_threads);
             const vec<S> *const data = pipe.data(pb);
             C base = s_prefix[j & 1][warp];
-            /* Unrolled: as a loop, the select-if of 2^24 to 2^28 elements
-             * ran at 0.83-1.04 of CUB's speed against 0.96-1.11 unrolled
-             * (docs/select.md). */
+            /* Unrolled: a loop here is markedly slower. */
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
                 const unsigned bits = (keep_previous >> (v * V)) & ((1u << V) - 1u);
@@ -247,7 +240,7 @@ pipelined_select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slot
 template <class S, class C, int Mode, int Warps, int Vectors>
 inline cudaError_t launch_pipelined_select(const wk_select_launch *l, const select_io<S> &io)
 {
-    return scan::launch_pipeline<Warps, Vectors>(pipelined_select_kernel<S, C, Mode, Warps, Vectors>, l->grid,
+    return tiles::launch_pipeline<Warps, Vectors>(pipelined_select_kernel<S, C, Mode, Warps, Vectors>, l->grid,
                                                  l->stream, l->overlap_launch != 0, io, l->predicate, l->slots,
                                                  (unsigned long long)l->plan.tiles);
 }

@@ -1,6 +1,6 @@
 /* The device-wide select, partition, unique and where: one launch, one tile
  * per block, tiles chained by the scan's decoupled look-back
- * (scan/tile_status.cuh) over counts of kept elements.
+ * (tiles/status.cuh) over counts of kept elements.
  *
  * Tiles have the chained scan's layout (scan/scan_kernel.cuh): warp w owns
  * a contiguous run of 32 * K vectors and reads it in K rounds of one 16-byte
@@ -18,7 +18,7 @@
  *    (WK_SELECT_PREPACK_ROUNDS, plan.h) pack all their rounds while warp 0
  *    looks back, and only copy them out once the prefix is known.
  * Staged tiles (plan.h) hold most of the tile in shared memory
- * (scan/tile_stage.cuh) and go through the same steps for it.
+ * (tiles/stage.cuh) and go through the same steps for it.
  * wk_partition_if also packs the rejected elements from the far end of the
  * pack buffer and writes them backwards from the end of the output. The
  * last tile writes the total count. Counts are integers, so the look-back
@@ -31,10 +31,10 @@
 #include "launch.h"
 #include "plan.h"
 #include "predicate.cuh"
-#include "scan/tile_io.cuh"
-#include "scan/tile_order.cuh"
-#include "scan/tile_stage.cuh"
-#include "scan/tile_status.cuh"
+#include "tiles/io.cuh"
+#include "tiles/order.cuh"
+#include "tiles/stage.cuh"
+#include "tiles/status.cuh"
 
 #include <cstdint>
 #include <type_traits>
@@ -42,11 +42,11 @@
 namespace wk {
 namespace select {
 
-using scan::FLAG_AGGREGATE;
-using scan::FLAG_INCLUSIVE;
-using scan::lookback_windows;
-using scan::tile_io;
-using scan::tile_slots;
+using tiles::FLAG_AGGREGATE;
+using tiles::FLAG_INCLUSIVE;
+using tiles::lookback_windows;
+using tiles::tile_io;
+using tiles::tile_slots;
 
 /* What a launch reads and writes. Element v of the virtual array (plan.h)
  * is d_in[v - first], and its flag d_flags[v - first]; outputs are packed
@@ -218,15 +218,11 @@ __device__ inline void store_round(const select_io<S> &io, size_t v0, C base, un
     const unsigned lane = lane_id();
     O *out = static_cast<O *>(io.out);
     /* Both stores unrolled, one per element a lane may have to write, rather
-     * than loops up to the count: the loops' control and 64-bit indices
-     * cost the pipelined partition of 2^28 f32 elements 954 against 854 us
-     * (99 % kept), and the f32 select-if of 2^24 at 99 % kept ran at 1.04
-     * of CUB's speed against 1.20 (docs/select.md, "Unrolled stores and the
-     * partition's short tiles"). A partition's round wholly inside the data
-     * fills its pack buffer, kept elements from the front, rejected ones
-     * from the back: one store each, into the kept or the rejected run,
-     * with no clamping to the data's ends (docs/select.md, "Packing during
-     * the look-back"). */
+     * than loops up to the count, whose control and 64-bit indices cost
+     * more. A partition's round wholly inside the data fills its pack
+     * buffer, kept elements from the front, rejected ones from the back: one
+     * store each, into the kept or the rejected run, with no clamping to
+     * the data's ends. */
     if constexpr (Mode == WK_PARTITION_IF) {
         if (v0 >= io.src.first && v0 + round_elems <= io.src.end) {
             /* Rejected elements before the round: its data elements before
@@ -305,10 +301,10 @@ __device__ inline void keep_bits(const select_io<S> &io, const vec<S> (&x)[count
 /* `rounds` vectors per thread in registers; for staged tiles (select/plan.h)
  * `staged` more per thread, after all of those of the registers, in the
  * dynamic shared memory, warp w owning the w-th run of 32 * staged
- * (scan/tile_stage.cuh). Each warp then has two segments of the
+ * (tiles/stage.cuh). Each warp then has two segments of the
  * tile, its register run and its staged run; the staged run's keep bits
  * are kept in shared memory between the count and the writing. */
-template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0, int Threads = WK_SCAN_THREADS>
+template <class S, class C, int Mode, int rounds, int MinBlocks, int staged = 0, int Threads = WK_SELECT_THREADS>
 __global__ void __launch_bounds__(Threads, MinBlocks)
 select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
 {
@@ -337,14 +333,12 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
     __shared__ typename std::conditional<prepack, lookback_beside_pack, lookback_then_pack>::type s_scratch;
     __shared__ unsigned char s_staged_bits[staged > 0 ? staged : 1][staged > 0 ? threads : 1];
     extern __shared__ __align__(128) unsigned char s_staged[];
-    const scan::tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
+    const tiles::tile_stage<S> stage = {reinterpret_cast<vec<S> *>(s_staged), &s_stage_barrier, &s_stage_wait,
                                        (unsigned)(threads * staged)};
 
     /* The tile this block will most likely take (take_tile's guess) is
      * asked into L2 before the wait, so that its loads after it find it
-     * there while the previous kernel ends: the f32 partition of 2^20
-     * elements took 7.59-7.93 against 8.15-8.38 us in a harness
-     * (docs/select.md, "The tile into L2 before the wait"). */
+     * there while the previous kernel ends. */
     if (threadIdx.x == 0)
         io.src.prefetch_l2((size_t)blockIdx.x * tile_vecs, register_vecs);
     wait_for_previous_kernel();
@@ -375,7 +369,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
                 before_staged = load_before_run(io, (tile_first + register_vecs + staged_q0 - lane) * V);
         }
     };
-    const unsigned long long tile = scan::take_tile<(staged > 0)>(slots, sizeof(C) == 8, stage, io.src, tile_vecs,
+    const unsigned long long tile = tiles::take_tile<(staged > 0)>(slots, sizeof(C) == 8, stage, io.src, tile_vecs,
                                                                   register_vecs, &s_tile, &s_stamp, load_tile);
     const size_t tile_first = (size_t)tile * tile_vecs, first_vec = tile_first + lane_vec;
     allow_next_kernel();
@@ -385,10 +379,9 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
      * warp's count and again when writing, which costs less than keeping
      * their results in registers. */
     static_assert(rounds * V <= 64, "keep bits fit 64 bits");
-    /* 32 bits where they suffice: with a 64-bit mask the select-if,
-     * partition and unique kernels spilled parts of it at 64 registers, and
-     * ran up to a tenth slower on an H100 (docs/select.md). The flagged
-     * select measured 2-4 % slower with the 32-bit mask, so it keeps 64. */
+    /* 32 bits where they suffice: a 64-bit mask spills in the select-if,
+     * partition and unique kernels. The flagged select runs better with 64
+     * and keeps it. */
     using keep_word = typename std::conditional<(rounds * V <= 32 && Mode != WK_SELECT_FLAGGED), unsigned,
                                                 unsigned long long>::type;
     keep_word keep = 0;
@@ -470,7 +463,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
         const C segment_total = lane < segments ? s_warp[lane] : C(0);
         const C inclusive = warp_inclusive_scan(segment_total, sum{});
         const C aggregate = shfl(full_mask, inclusive, segments - 1);
-        const auto ts = scan::make_status<C>(slots, s_stamp);
+        const auto ts = tiles::make_status<C>(slots, s_stamp);
         if (lane == 0)
             ts.publish(tile, tile == 0 ? FLAG_INCLUSIVE : FLAG_AGGREGATE, aggregate);
         /* Warp 0 packs between publishing its aggregate, which later tiles
@@ -479,7 +472,7 @@ select_kernel(select_io<S> io, wk_predicate predicate, tile_slots slots)
             pack_rounds();
         C tile_prefix = 0;
         if (tile != 0) {
-            tile_prefix = scan::look_back(ts, tile, sum{}, s_scratch.lookback);
+            tile_prefix = tiles::look_back(ts, tile, sum{}, s_scratch.lookback);
             if (lane == 0)
                 ts.publish(tile, FLAG_INCLUSIVE, tile_prefix + aggregate);
         }

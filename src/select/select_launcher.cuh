@@ -1,5 +1,6 @@
-/* The select launcher of each dtype: the kernel of the plan's tile shape
- * (plan.h), by mode. */
+/* The select launcher of each dtype: the kernel of the plan's named shape
+ * (plan.h), by mode. A shape the element size or mode does not take gets
+ * cudaErrorInvalidValue. */
 #ifndef WARPKIT_SELECT_LAUNCHER_CUH
 #define WARPKIT_SELECT_LAUNCHER_CUH
 
@@ -17,7 +18,7 @@ template <class S, int Mode, int Threads, int vectors, int MinBlocks>
 inline select_kernel_ptr<S> staged_kernel(bool wide_counts, size_t *shared_bytes)
 {
     constexpr int in_registers = WK_SELECT_STAGED_REGISTER_VECTORS, in_shared = vectors - in_registers;
-    *shared_bytes = scan::staged_shared_bytes(Threads, in_shared);
+    *shared_bytes = tiles::staged_shared_bytes(Threads, in_shared);
     if constexpr (vectors == WK_SELECT_STAGED_VECTORS) {
         if (wide_counts)
             return select_kernel<S, unsigned long long, Mode, in_registers, MinBlocks, in_shared, Threads>;
@@ -40,74 +41,70 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.count = l->count;
     io.n = l->plan.n;
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
+    constexpr bool two = sizeof(S) == 2, four = sizeof(S) == 4;
+    /* 32-bit counts' shapes cannot take an input that needs 64-bit counts:
+     * such inputs take at least 4 GiB, so the planner never gives them. */
     const bool wide_counts = l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM;
+    select_kernel_ptr<S> kernel = nullptr;
+    unsigned block = WK_SELECT_THREADS;
+    size_t shared_bytes = 0;
+    switch (l->plan.shape) {
+    case WK_SELECT_SHAPE_SMALL:
+        if (!wide_counts)
+            kernel = select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+        else if constexpr (two) /* one shape at every size */
+            kernel = select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
+        break;
+    case WK_SELECT_SHAPE_LARGE:
+        if constexpr (!two) {
+            if (!wide_counts)
+                kernel = select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+            else if constexpr (!four) /* 4-byte inputs that large take the staged tiles */
+                kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
+        }
+        break;
+    case WK_SELECT_SHAPE_STAGED_MID:
+        if constexpr (four) {
+            if (!wide_counts) {
+                kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_THREADS, WK_SELECT_STAGED_MID_VECTORS,
+                                       WK_SELECT_STAGED_MID_MIN_BLOCKS>(false, &shared_bytes);
+                block = WK_SELECT_STAGED_MID_THREADS;
+            }
+        }
+        break;
+    case WK_SELECT_SHAPE_STAGED:
+        if constexpr (four)
+            kernel = staged_kernel<S, Mode, WK_SELECT_THREADS, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
+                wide_counts, &shared_bytes);
+        break;
     /* The pipelined kernel (sm_90 and later; 4- and 8-byte elements only),
      * on l->grid blocks. */
-    if (l->plan.pipelined) {
-        constexpr int warps = WK_SELECT_PIPELINED_THREADS / 32, vectors = WK_SELECT_PIPELINED_VECTORS;
-        /* The 4-byte partition's shorter tiles, below 128 MiB: 32-bit
-         * counts. */
-        constexpr int partition_vectors = WK_SELECT_PIPELINED_PARTITION_VECTORS;
-        if constexpr (sizeof(S) == 4 && Mode == WK_PARTITION_IF) {
-            if (l->plan.block == WK_SELECT_PIPELINED_THREADS && l->plan.vectors == partition_vectors && !wide_counts)
-                return launch_pipelined_select<S, unsigned, Mode, warps, partition_vectors>(l, io);
-        }
-        if (sizeof(S) == 2 || l->plan.block != WK_SELECT_PIPELINED_THREADS || l->plan.vectors != vectors)
-            return cudaErrorInvalidValue;
-        if constexpr (sizeof(S) != 2) {
+    case WK_SELECT_SHAPE_PIPELINED:
+        if constexpr (!two) {
+            constexpr int warps = WK_SELECT_PIPELINED_THREADS / 32, vectors = WK_SELECT_PIPELINED_VECTORS;
             if (wide_counts)
                 return launch_pipelined_select<S, unsigned long long, Mode, warps, vectors>(l, io);
             return launch_pipelined_select<S, unsigned, Mode, warps, vectors>(l, io);
         }
-    }
-    /* The chained tiles. A plan of a shape the element size does not take
-     * gets cudaErrorInvalidValue, as does one of 32-bit counts' shapes for
-     * an input that needs 64-bit counts. */
-    const unsigned block = l->plan.block, vectors = l->plan.vectors;
-    const bool small_tiles = block == WK_SCAN_THREADS && vectors == small;
-    const bool large_tiles = block == WK_SCAN_THREADS && vectors == large;
-    select_kernel_ptr<S> kernel;
-    size_t shared_bytes = 0;
-    if constexpr (sizeof(S) == 2) {
-        /* One tile shape at every size (plan.h). */
-        if (!small_tiles)
-            return cudaErrorInvalidValue;
-        kernel = wide_counts ? select_kernel<S, unsigned long long, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>
-                             : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
-    } else if constexpr (sizeof(S) == 4) {
-        if (block == WK_SCAN_THREADS && vectors == WK_SELECT_STAGED_VECTORS)
-            kernel = staged_kernel<S, Mode, WK_SCAN_THREADS, WK_SELECT_STAGED_VECTORS, WK_SELECT_STAGED_MIN_BLOCKS>(
-                wide_counts, &shared_bytes);
-        else if (wide_counts) /* such inputs take 8 GiB: always the 128 KiB staged tiles */
-            return cudaErrorInvalidValue;
-        else if (block == WK_SELECT_STAGED_MID_THREADS && vectors == WK_SELECT_STAGED_MID_VECTORS)
-            kernel = staged_kernel<S, Mode, WK_SELECT_STAGED_MID_THREADS, WK_SELECT_STAGED_MID_VECTORS,
-                                   WK_SELECT_STAGED_MID_MIN_BLOCKS>(false, &shared_bytes);
-        else if (large_tiles)
-            kernel = select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
-        else if (small_tiles)
-            kernel = select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
-        else
-            return cudaErrorInvalidValue;
-        if (shared_bytes != 0) {
-            cudaError_t err = scan::allow_staged_shared(kernel, shared_bytes);
-            if (err != cudaSuccess)
-                return err;
+        break;
+    case WK_SELECT_SHAPE_PIPELINED_PARTITION: /* 4-byte partitions below 128 MiB: 32-bit counts */
+        if constexpr (four && Mode == WK_PARTITION_IF) {
+            if (!wide_counts)
+                return launch_pipelined_select<S, unsigned, Mode, WK_SELECT_PIPELINED_THREADS / 32,
+                                               WK_SELECT_PIPELINED_PARTITION_VECTORS>(l, io);
         }
-    } else {
-        if (!small_tiles && !large_tiles)
-            return cudaErrorInvalidValue;
-        kernel = large_tiles ? select_kernel<S, unsigned, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>
-                             : select_kernel<S, unsigned, Mode, small, WK_SELECT_SMALL_MIN_BLOCKS>;
-        if (wide_counts) {
-            /* Such inputs take at least 4 GiB: always the large tiles. */
-            if (!large_tiles)
-                return cudaErrorInvalidValue;
-            kernel = select_kernel<S, unsigned long long, Mode, large, WK_SELECT_LARGE_MIN_BLOCKS>;
-        }
+        break;
+    default: break;
     }
-    return launch_chained(kernel, (unsigned)l->plan.tiles, l->plan.block, shared_bytes, l->stream,
-                          l->overlap_launch != 0, io, l->predicate, l->slots);
+    if (!kernel)
+        return cudaErrorInvalidValue;
+    if (shared_bytes != 0) {
+        cudaError_t err = tiles::allow_staged_shared(kernel, shared_bytes);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return launch_chained(kernel, (unsigned)l->plan.tiles, block, shared_bytes, l->stream, l->overlap_launch != 0,
+                          io, l->predicate, l->slots);
 }
 
 template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)

@@ -1,4 +1,4 @@
-/* Tests of the CPU reference (src/ref): half / bfloat16 conversion, the
+/* Tests of the CPU reference (verify/ref): half / bfloat16 conversion, the
  * reference reduce's semantics, its checker, and the data generator.
  *
  * Expected values are written out by hand (or computed by deliberately naive

@@ -1,4 +1,4 @@
-/* Tests of the scan case lists (src/check/scan_cases): every float sum of
+/* Tests of the scan case lists (verify/check/scan_cases): every float sum of
  * more than 2^20 elements has a small-integer case of the same dtype, size,
  * kind and placement, which the checker compares exactly (the exact rule).
  * At those sizes the tolerance for uniform data exceeds 1, so without the
@@ -96,7 +96,7 @@ static void check_level(wk_case_level level, const char *name, uint64_t seed)
 
 /* Case c's plan on sm_90 and later (for its own size, or for n elements)
  * is pipelined, in the shape `threads` x `vectors`. */
-static int plans_shape(const wk_scan_case *c, size_t n, unsigned threads, unsigned vectors, wk_scan_plan *p)
+static int plans_shape(const wk_scan_case *c, size_t n, unsigned threads, unsigned vectors, wk_tile_plan *p)
 {
     size_t elem = wk_dtype_size(c->dtype);
     return wk_plan_scan(0x10000 + c->in_offset * elem, 0x20000 + c->out_offset * elem, n, elem, p) == 0 &&
@@ -106,7 +106,7 @@ static int plans_shape(const wk_scan_case *c, size_t n, unsigned threads, unsign
 /* The last tile of case c, in that shape, holds a single element. */
 static int one_in_last_tile(const wk_scan_case *c, unsigned threads, unsigned vectors)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     if (!plans_shape(c, c->n, threads, vectors, &p) || p.tiles == 0)
         return 0;
     return p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
@@ -136,7 +136,7 @@ static void check_pipelined_edges(wk_case_level level, const char *name, uint64_
         int below = 0, at = 0, one_in_last = 0;
         for (size_t i = 0; i < count; ++i) {
             const wk_scan_case *c = &cases[i];
-            wk_scan_plan p;
+            wk_tile_plan p;
             if (wk_dtype_size(c->dtype) != shapes[s].elem || !plans_shape(c, edge, threads, vectors, &p))
                 continue;
             below |= c->n == edge - 1;
@@ -156,7 +156,7 @@ static void check_pipelined_edges(wk_case_level level, const char *name, uint64_
  * the ones with f64 keys. */
 static int in_key_kernel(const wk_scan_case *c)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     return is_f64_compare(c) &&
            wk_plan_scan_for(0x10000 + c->in_offset * 8, 0x20000 + c->out_offset * 8, c->n, 8, 0, &p) == 0 &&
            p.block == WK_SCAN_WIDE_THREADS && p.vectors == WK_SCAN_WIDE_VECTORS;

@@ -39,13 +39,13 @@ static void expected_shape(size_t bytes, size_t elem, int pipelined_ok, unsigned
 static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, int pipelined_ok, char *why,
                       size_t why_size)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     if (wk_plan_scan_for(in, out, n, elem, pipelined_ok, &p) != 0)
         return snprintf(why, why_size, "planning failed"), 0;
-    size_t vec = WK_SCAN_VECTOR_BYTES / elem;
+    size_t vec = WK_TILE_VECTOR_BYTES / elem;
     if (p.n != n)
         return snprintf(why, why_size, "n %zu, want %zu", p.n, n), 0;
-    if (p.vec_elems != vec || p.vec_elems * elem != WK_SCAN_VECTOR_BYTES)
+    if (p.vec_elems != vec || p.vec_elems * elem != WK_TILE_VECTOR_BYTES)
         return snprintf(why, why_size, "vector of %u elements is not 16 bytes", p.vec_elems), 0;
     /* The tile shape follows the input's size (plan.h). */
     unsigned want_block, want_vectors;
@@ -59,7 +59,7 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, int pi
         return snprintf(why, why_size, "block %u, want %u", p.block, want_block), 0;
     if (p.tile_elems != p.block * p.vectors * p.vec_elems)
         return snprintf(why, why_size, "tile of %u elements is not block x vectors x vector", p.tile_elems), 0;
-    if (p.offset != (in % WK_SCAN_VECTOR_BYTES) / elem || p.offset >= vec)
+    if (p.offset != (in % WK_TILE_VECTOR_BYTES) / elem || p.offset >= vec)
         return snprintf(why, why_size, "offset %zu", p.offset), 0;
     /* The tiles cover the lanes from the vector boundary below d_in to the
      * last element, and the last tile holds at least one element. */
@@ -67,7 +67,7 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, int pi
         return snprintf(why, why_size, "%zu tiles for n = 0", p.tiles), 0;
     if (n > 0 && (p.tiles * p.tile_elems < p.offset + n || (p.tiles - 1) * p.tile_elems >= p.offset + n))
         return snprintf(why, why_size, "%zu tiles of %u for %zu lanes", p.tiles, p.tile_elems, p.offset + n), 0;
-    int same = in % WK_SCAN_VECTOR_BYTES == out % WK_SCAN_VECTOR_BYTES;
+    int same = in % WK_TILE_VECTOR_BYTES == out % WK_TILE_VECTOR_BYTES;
     if (!p.vector_stores != !same)
         return snprintf(why, why_size, "vector_stores %d with in %% 16 = %zu, out %% 16 = %zu", p.vector_stores,
                         (size_t)(in % 16), (size_t)(out % 16)), 0;
@@ -83,8 +83,8 @@ static int max_tiles_is_tight(size_t n, size_t elem)
 {
     size_t most = 0;
     for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
-        for (size_t k = 0; k < WK_SCAN_VECTOR_BYTES / elem; ++k) {
-            wk_scan_plan p;
+        for (size_t k = 0; k < WK_TILE_VECTOR_BYTES / elem; ++k) {
+            wk_tile_plan p;
             wk_plan_scan_for(0x7f0000000000u + k * elem, 0x7f0000000000u, n, elem, pipelined_ok, &p);
             if (p.tiles > most)
                 most = p.tiles;
@@ -97,7 +97,7 @@ static int max_tiles_is_tight(size_t n, size_t elem)
  * block's threads at the least). */
 static int check_depth(size_t n, size_t elem, size_t offset, char *why, size_t why_size)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x7f0000000000u + offset * elem, 0x7f0000000000u, n, elem, &p);
     size_t previous = 0, tile_start_depth = 0, previous_tile = 0;
     for (size_t i = 0; i < n; i += (i < 5000 ? 1 : 997)) {
@@ -135,8 +135,8 @@ int main(void)
     for (size_t e = 0; e < 3; ++e)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
             int all = 1;
-            for (size_t k = 0; k < WK_SCAN_VECTOR_BYTES / elems[e] && all; ++k)
-                for (size_t j = 0; j < WK_SCAN_VECTOR_BYTES / elems[e] && all; ++j) {
+            for (size_t k = 0; k < WK_TILE_VECTOR_BYTES / elems[e] && all; ++k)
+                for (size_t j = 0; j < WK_TILE_VECTOR_BYTES / elems[e] && all; ++j) {
                     uintptr_t in = 0x7f0000000000u + k * elems[e], out = 0x7e0000000000u + j * elems[e];
                     for (int ok = 0; ok <= 1 && all; ++ok)
                         if (!check_plan(in, out, sizes[s], elems[e], ok, why, sizeof why)) {
@@ -155,7 +155,7 @@ int main(void)
 
     /* Tile boundaries move with the offset: the (tile_elems - offset)-th
      * element still fits the first tile, the next one opens a second. */
-    wk_scan_plan p;
+    wk_tile_plan p;
     for (size_t k = 0; k < 4; ++k) {
         wk_plan_scan(0x1000 + 4 * k, 0x2000, 1, 4, &p);
         size_t edge = p.tile_elems - p.offset;
@@ -185,7 +185,7 @@ int main(void)
     for (size_t e = 0; e < 3; ++e)
         for (int ok = 0; ok <= 1; ++ok) {
             size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
-            wk_scan_plan below, at;
+            wk_tile_plan below, at;
             wk_plan_scan_for(0x1000, 0x1000, first_large - 1, elems[e], ok, &below);
             wk_plan_scan_for(0x1000, 0x1000, first_large, elems[e], ok, &at);
             snprintf(label, sizeof label,
@@ -206,7 +206,7 @@ int main(void)
      * the elements of the small ones) just below, small ones from there on. */
     {
         size_t first_small = WK_SCAN_NARROW_BELOW_BYTES / 8;
-        wk_scan_plan below, at;
+        wk_tile_plan below, at;
         wk_plan_scan(0x1000, 0x1000, first_small - 1, 8, &below);
         wk_plan_scan(0x1000, 0x1000, first_small, 8, &at);
         snprintf(label, sizeof label, "f64: %zu elements plan %u threads, %zu plan %u", first_small - 1, below.block,
@@ -221,8 +221,8 @@ int main(void)
      * the pipelined kernel, the large chained tiles on both sides. */
     for (size_t e = 1; e < 3; ++e)
         for (int ok = 0; ok <= 1; ++ok) {
-            size_t first = WK_SCAN_PIPELINED_WIDE_FROM_BYTES / elems[e], vec = WK_SCAN_VECTOR_BYTES / elems[e];
-            wk_scan_plan below, at;
+            size_t first = WK_SCAN_PIPELINED_WIDE_FROM_BYTES / elems[e], vec = WK_TILE_VECTOR_BYTES / elems[e];
+            wk_tile_plan below, at;
             wk_plan_scan_for(0x1000, 0x1000, first - 1, elems[e], ok, &below);
             wk_plan_scan_for(0x1000, 0x1000, first, elems[e], ok, &at);
             snprintf(label, sizeof label,
@@ -248,7 +248,7 @@ int main(void)
     for (size_t e = 0; e < 3; ++e)
         for (size_t s = 0; s < sizeof depth_sizes / sizeof depth_sizes[0]; ++s)
             for (size_t k = 0; k < 2; ++k) {
-                size_t offset = k * (WK_SCAN_VECTOR_BYTES / elems[e] - 1);
+                size_t offset = k * (WK_TILE_VECTOR_BYTES / elems[e] - 1);
                 int ok = check_depth(depth_sizes[s], elems[e], offset, why, sizeof why);
                 snprintf(label, sizeof label, "depth elem %zu n %zu offset %zu: %s", elems[e], depth_sizes[s], offset,
                          ok ? "ok" : why);

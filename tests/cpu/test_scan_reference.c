@@ -1,4 +1,4 @@
-/* Tests of the CPU scan reference (src/ref/scan_reference): hand-computed
+/* Tests of the CPU scan reference (verify/ref/scan_reference): hand-computed
  * scans for every dtype and op, integer wraparound, NaN, infinities, f16 /
  * bf16 outputs rounded once from the exact prefix, argument checks, the
  * exact rule, and the per-element checker (every output, the tolerance
@@ -397,7 +397,7 @@ static void test_exact_rule(void)
 
 static void test_depth(void)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x1004, 0x2000, 100000, 4, &p);
     wk_ref_scan_spec s = spec_of(WK_F32, WK_SUM, 0);
     size_t i = 50000;
@@ -418,7 +418,7 @@ static void test_check_exact_rule(uint64_t seed)
     wk_generate(in, N, WK_F32, WK_GEN_SMALL_INTS, seed);
     wk_ref_scan_spec s = spec_of(WK_F32, WK_SUM, 1);
     s.init.f32 = -3;
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x1004, 0x2008, N, 4, &p);
     /* The expected output by a naive double loop: exact for these. */
     double acc = -3;
@@ -475,7 +475,7 @@ static void test_check_tolerance(uint64_t seed)
     wk_generate(in, N, WK_F32, WK_GEN_UNIFORM, seed);
     wk_ref_scan_spec s = spec_of(WK_F32, WK_SUM, 0);
     wk_ref_scan(in, out, N, &s);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x1000, 0x2000, N, 4, &p);
     char msg[1024];
     size_t bad = wk_ref_check_scan(in, out, N, &s, &p, msg, sizeof msg);

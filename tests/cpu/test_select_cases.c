@@ -1,4 +1,4 @@
-/* Tests of the select case lists (src/check/select_cases): they cover what
+/* Tests of the select case lists (verify/check/select_cases): they cover what
  * they promise (every dtype x mode, the edge sizes, every compare, the
  * selectivities, unique's run lengths, offsets, in place only where it is
  * allowed, the special values, tile boundaries, sizes over 2^31 in the
@@ -13,6 +13,7 @@
 #include "generate.h"
 #include "internal.h"
 #include "reference.h"
+#include "scan/plan.h"
 #include "select/plan.h"
 #include "select_cases.h"
 #include "test_util.h"
@@ -40,7 +41,7 @@ static int is_float(wk_dtype d) { return wk_dtype_is_float(d); }
 /* Tiles as the library plans them. */
 static size_t tile_elems(size_t elem, size_t n)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select(0x10000, n, elem, 0, &p);
     return p.tile_elems;
 }
@@ -284,7 +285,7 @@ static void check_shapes(void)
             enum { SIZES = sizeof sizes / sizeof sizes[0] };
             unsigned got[SIZES], want[SIZES];
             for (size_t s = 0; s < SIZES; ++s) {
-                wk_scan_plan p;
+                wk_tile_plan p;
                 wk_plan_select_for(0x10000, sizes[s], elem, 0, pipelined_ok, &p);
                 const int want_pipelined = pipelined_ok && elem != 2 && s >= 3;
                 got[s] = p.vectors;
@@ -295,7 +296,7 @@ static void check_shapes(void)
                                                : WK_SELECT_STAGED_VECTORS;
                 unsigned want_block = want_pipelined                   ? WK_SELECT_PIPELINED_THREADS
                                       : elem == 4 && s >= 5 && s < 7 ? WK_SELECT_STAGED_MID_THREADS
-                                                                     : WK_SCAN_THREADS;
+                                                                     : WK_SELECT_THREADS;
                 wk_checkf(&tally,
                           p.block == want_block && p.tile_elems == p.block * p.vectors * (16 / elem) &&
                               p.pipelined == want_pipelined,
@@ -326,7 +327,7 @@ static void check_partition_shapes(void)
         for (size_t e = 0; e < 3; ++e)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                 const size_t elem = elems[e], n = sizes[s] / elem;
-                wk_scan_plan other, part;
+                wk_tile_plan other, part;
                 /* One element past a 16-byte boundary. */
                 wk_plan_select_for(0x10000 + elem, n, elem, 0, pipelined_ok, &other);
                 wk_plan_select_for(0x10000 + elem, n, elem, 1, pipelined_ok, &part);
@@ -344,7 +345,7 @@ static void check_partition_shapes(void)
             }
     /* The context's status words cover the partition's tiles. */
     const size_t n = WK_SELECT_PIPELINED_FROM_BYTES / 4;
-    wk_scan_plan part;
+    wk_tile_plan part;
     wk_plan_select_for(0x1000c, n, 4, 1, 1, &part);
     wk_checkf(&tally, wk_select_max_tiles(n, 4) >= part.tiles, "the most tiles of %zu 4-byte elements, %zu, cover "
               "the partition's %zu", n, wk_select_max_tiles(n, 4), part.tiles);
@@ -360,7 +361,7 @@ static void check_partition_edges(const wk_select_case *cases, size_t count, int
         const wk_select_case *c = &cases[i];
         if (c->mode != WK_REF_PARTITION_IF || wk_dtype_size(c->dtype) != 4)
             continue;
-        wk_scan_plan p;
+        wk_tile_plan p;
         wk_plan_select(0x10000 + c->in_offset * 4, c->n, 4, 1, &p);
         one_in_last |= p.pipelined && p.vectors == WK_SELECT_PIPELINED_PARTITION_VECTORS && p.offset != 0 &&
                        p.offset + c->n - (p.tiles - 1) * p.tile_elems == 1;
@@ -389,7 +390,7 @@ static void check_pipelined_edges(const wk_select_case *cases, size_t count, int
         size_t elem = wk_dtype_size(c->dtype), edge = WK_SELECT_PIPELINED_FROM_BYTES / elem;
         if (elem == 2)
             continue;
-        wk_scan_plan p;
+        wk_tile_plan p;
         wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, c->mode == WK_REF_PARTITION_IF, &p);
         const int in_place_ok = wk_ref_select_in_place_ok(c->mode);
         below[c->mode] |= c->n == edge - 1 && !p.pipelined;
@@ -430,7 +431,7 @@ static void check_staged_edges(const wk_select_case *cases, size_t count, int fu
         const wk_select_case *c = &cases[i];
         if (wk_dtype_size(c->dtype) != 4)
             continue;
-        wk_scan_plan p; /* the staged tiles come before sm_90 only */
+        wk_tile_plan p; /* the staged tiles come before sm_90 only */
         wk_plan_select_for(0x10000 + c->in_offset * 4, c->n, 4, 0, 0, &p);
         size_t last = p.offset + c->n - (p.tiles - 1) * p.tile_elems;
         size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;

@@ -1,4 +1,4 @@
-/* Tests of the CPU select reference (src/ref/select_reference): hand-worked
+/* Tests of the CPU select reference (verify/ref/select_reference): hand-worked
  * selects for every mode and compare, signed against unsigned order, NaN
  * in the data and in the constants, -0.0 against +0.0, infinities, f16 /
  * bf16 compared as their exact values, NaN payloads and zero signs copied

@@ -4,6 +4,8 @@
 #ifndef WARPKIT_PRIMITIVES_TEST_UTIL_CUH
 #define WARPKIT_PRIMITIVES_TEST_UTIL_CUH
 
+#include "../../verify/ref/splitmix.h" /* header-only: these tests link no warpkit_ref */
+
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -27,13 +29,7 @@ inline std::string fmt(const char *format, ...)
 /* splitmix64: small, fast, and good enough to pick test inputs. */
 struct rng {
     uint64_t state;
-    uint64_t next()
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
+    uint64_t next() { return wk_splitmix64_next(&state); }
     /* Uniform in [0, n); the modulo bias is negligible for the small n used. */
     uint64_t below(uint64_t n) { return next() % n; }
     long long range(long long lo, long long hi) { return lo + (long long)below((uint64_t)(hi - lo) + 1); }

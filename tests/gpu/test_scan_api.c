@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 
 #include "api_test_util.h"
+#include "check_env.h"
 #include "generate.h"
 #include "scan/plan.h"
 #include "scan_reference.h"
@@ -246,14 +247,13 @@ static void test_single_launch(void)
 /* ------------------------------------------------------ output checks */
 
 /* The library's plan of a call on the current device (scan_api.cu): the
- * pipelined tiles on sm_90 and later. */
-static int plan_call(const void *in, const void *out, size_t n, wk_dtype d, wk_scan_plan *plan)
+ * pipelined tiles where the device runs them. */
+static int plan_call(const void *in, const void *out, size_t n, wk_dtype d, wk_tile_plan *plan)
 {
-    int device = 0, major = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    const int pipelined_ok = wk_check_pipelined_ok(WK_SCAN_PIPELINED_SHARED_BYTES);
+    if (pipelined_ok < 0)
         return -1;
-    return wk_plan_scan_for((uintptr_t)in, (uintptr_t)out, n, wk_dtype_size(d), major >= 9, plan);
+    return wk_plan_scan_for((uintptr_t)in, (uintptr_t)out, n, wk_dtype_size(d), pipelined_ok, plan);
 }
 
 /* Checks got against the reference for the call (both on the host), with
@@ -262,7 +262,7 @@ static int plan_call(const void *in, const void *out, size_t n, wk_dtype d, wk_s
 static size_t check_output_quiet(const scan_call *c, const void *h_in, const void *h_got, char *msg, size_t size)
 {
     wk_ref_scan_spec spec = {c->dtype, c->op, c->exclusive, c->init};
-    wk_scan_plan plan;
+    wk_tile_plan plan;
     if (plan_call(c->in, c->out, c->n, c->dtype, &plan) != 0) {
         snprintf(msg, size, "cannot plan");
         return WK_REF_SCAN_INVALID;
@@ -574,7 +574,7 @@ static wk_value mixed_init(wk_dtype d, wk_op op, uint64_t r)
 /* Elements per tile of a scan at or above WK_SCAN_LARGE_FROM_BYTES. */
 static size_t large_tile_elems(size_t elem)
 {
-    wk_scan_plan plan;
+    wk_tile_plan plan;
     wk_plan_scan(0, 0, WK_SCAN_LARGE_FROM_BYTES / elem, elem, &plan);
     return plan.tile_elems;
 }
@@ -600,7 +600,7 @@ static void test_mixed_widths(uint64_t seed)
     const size_t reserved = wk_scan_max_tiles((size_t)128 << 20, 1);
     /* The largest tile of either width below 256 MiB (on GPUs before sm_90
      * 8-byte elements have smaller ones). */
-    const size_t tile_bytes = (size_t)WK_SCAN_THREADS * WK_SCAN_LARGE_VECTORS * WK_SCAN_VECTOR_BYTES;
+    const size_t tile_bytes = (size_t)WK_SCAN_THREADS * WK_SCAN_LARGE_VECTORS * WK_TILE_VECTOR_BYTES;
     const size_t min_tiles = reserved / 4, max_tiles = reserved * 5 / 8;
     /* Elements per buffer: the largest call plus its offset, for either width. */
     const size_t max_bytes = (max_tiles + 1) * tile_bytes, pad = 4;
@@ -668,7 +668,7 @@ static void test_mixed_widths(uint64_t seed)
             j->h_in = (const unsigned char *)h_in[d] + in_off * elem;
             j->h_got = h_out[b] + out_off * elem;
 
-            wk_scan_plan plan;
+            wk_tile_plan plan;
             plan_call(j->call.in, j->call.out, n, d, &plan);
             j->tiles = plan.tiles;
             if (k % 8 != 5 && plan.tiles < fewest)

@@ -8,24 +8,13 @@
 #include <time.h>
 
 #include "half.h"
-
-#define GOLDEN_GAMMA UINT64_C(0x9e3779b97f4a7c15)
-
-/* splitmix64's output function: a bijection with good avalanche. */
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+#include "splitmix.h"
 
 /* The seed is mixed into a key first, so that seeds differing by a multiple
  * of the stride do not give shifted copies of one stream. */
-static inline uint64_t stream_key(uint64_t seed) { return mix64(seed ^ UINT64_C(0x5851f42d4c957f2d)); }
+static inline uint64_t stream_key(uint64_t seed) { return wk_splitmix64_mix(seed ^ UINT64_C(0x5851f42d4c957f2d)); }
 
-static inline uint64_t keyed_draw(uint64_t key, uint64_t i) { return mix64(key + (i + 1) * GOLDEN_GAMMA); }
-
-uint64_t wk_rand64(uint64_t seed, uint64_t i) { return keyed_draw(stream_key(seed), i); }
+uint64_t wk_rand64(uint64_t seed, uint64_t i) { return wk_splitmix64_at(stream_key(seed), i); }
 
 static int seed_from_env(uint64_t *seed)
 {
@@ -54,7 +43,7 @@ uint64_t wk_seed_from_time(void)
     uint64_t ns = (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
     /* A stack address (randomized per process) separates processes that
      * start in the same nanosecond. */
-    return mix64(ns ^ mix64((uint64_t)(uintptr_t)&ts));
+    return wk_splitmix64_mix(ns ^ wk_splitmix64_mix((uint64_t)(uintptr_t)&ts));
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -72,7 +61,7 @@ typedef struct sampler {
 
 static inline uint64_t sample_bits(const sampler *s, uint64_t key, size_t i)
 {
-    uint64_t k = ((keyed_draw(key, i) >> s->pre) * s->range) >> s->post;
+    uint64_t k = ((wk_splitmix64_at(key, i) >> s->pre) * s->range) >> s->post;
     return k + (uint64_t)s->offset;
 }
 

@@ -52,6 +52,12 @@ void wk_check_env_free(wk_check_env *env);
 wk_check_result wk_check_reserve(wk_check_env *env, size_t in_bytes, size_t d_big_bytes, size_t h_big_bytes,
                                  char *why, size_t why_size);
 
+/* Whether the current device runs the pipelined kernels that need `needed`
+ * bytes of shared memory per block, as the library decides it
+ * (wk_pipelined_ok, tiles/plan.h): 1 or 0, or -1 when the device's
+ * attributes cannot be read. */
+int wk_check_pipelined_ok(size_t needed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,7 +42,7 @@ typedef struct mismatch {
 
 typedef struct check_state {
     const wk_ref_scan_spec *spec;
-    const wk_scan_plan *plan;
+    const wk_tile_plan *plan;
     const void *got;
     size_t elem;
     rule rule;
@@ -335,7 +335,7 @@ static void describe(const check_state *s, size_t n, char *msg, size_t size)
 }
 
 size_t wk_ref_check_scan(const void *h_in, const void *got, size_t n, const wk_ref_scan_spec *spec,
-                         const wk_scan_plan *plan, char *msg, size_t msg_size)
+                         const wk_tile_plan *plan, char *msg, size_t msg_size)
 {
     char scratch[1];
     if (!msg || msg_size == 0) {

@@ -15,10 +15,10 @@
  * of every aggregate up to j, the result is the left fold of all aggregates
  * before t whatever j the timing picks, and float prefixes do not depend on
  * which tiles happened to finish first. */
-#ifndef WARPKIT_SCAN_TILE_STATUS_CUH
-#define WARPKIT_SCAN_TILE_STATUS_CUH
+#ifndef WARPKIT_TILES_STATUS_CUH
+#define WARPKIT_TILES_STATUS_CUH
 
-#include "tile_order.cuh"
+#include "tiles/order.cuh"
 #include "warpkit/warp.cuh"
 
 #include <cuda/atomic>
@@ -26,7 +26,7 @@
 #include <type_traits>
 
 namespace wk {
-namespace scan {
+namespace tiles {
 
 enum : unsigned long long { FLAG_AGGREGATE = 1ull, FLAG_INCLUSIVE = 2ull, FLAG_MASK = 3ull };
 
@@ -67,8 +67,7 @@ template <class P> struct packed_status {
  * halves carry this call's stamp and the same flag. Each flag is written
  * once per tile and call, so such a pair holds the two halves of one
  * value. Plain 64-bit relaxed accesses, no fence; the two loads go out
- * together, so a poll still costs one round trip. (A single 128-bit word
- * measured no faster on an H100.) */
+ * together, so a poll still costs one round trip. */
 template <class P> struct pair_status {
     unsigned long long *words; /* two per tile */
     unsigned stamp;            /* low 30 bits of this call's stamp */
@@ -123,8 +122,7 @@ constexpr int lookback_windows = 16;
  * the buffer fill first, the warp waits on its last window until the
  * inclusive prefixes, which advance as tiles finish, reach it. Tiles take
  * their numbers in the order they start, so every tile waited on is held by
- * a running block and the wait ends. (Reading 2 or 4 windows per round trip
- * measured no faster on an H100: docs/scan.md.) */
+ * a running block and the wait ends. */
 template <class P, class Status, class Op>
 __device__ inline P look_back(const Status &ts, unsigned long long tile, Op op, P *buffer)
 {
@@ -182,7 +180,7 @@ __device__ inline P look_back(const Status &ts, unsigned long long tile, Op op, 
     return prefix;
 }
 
-} // namespace scan
+} // namespace tiles
 } // namespace wk
 
 #endif

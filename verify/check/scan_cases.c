@@ -118,7 +118,7 @@ static void add_sum_twinned(case_list *l, wk_dtype d, int ex, init_kind init, si
  * library uses on sm_90 and later. */
 static size_t tile_elems(wk_dtype d, size_t n)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x10000, 0x10000, n, wk_dtype_size(d), &p);
     return p.tile_elems;
 }
@@ -129,7 +129,7 @@ static size_t first_large(wk_dtype d) { return WK_SCAN_LARGE_FROM_BYTES / wk_dty
 static size_t plan_offset(wk_dtype d, size_t in_offset)
 {
     size_t elem = wk_dtype_size(d);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_scan(0x10000 + in_offset * elem, 0x10000, 1, elem, &p);
     return p.offset;
 }
@@ -204,7 +204,7 @@ static void add_full(case_list *l, wk_dtype d, wk_op op, int ex)
 {
     size_t elem = wk_dtype_size(d);
     /* Every position in a 16-byte vector: offsets 0 to 7 for 2-byte dtypes. */
-    size_t span = WK_SCAN_VECTOR_BYTES / elem > 4 ? WK_SCAN_VECTOR_BYTES / elem : 4;
+    size_t span = WK_TILE_VECTOR_BYTES / elem > 4 ? WK_TILE_VECTOR_BYTES / elem : 4;
     size_t base = 20 * (size_t)ex + 7 * (size_t)op + 3 * (size_t)d;
 
     for (size_t s = 0; s < COUNT(full_small_sizes); ++s)

@@ -1,7 +1,7 @@
 /* Element access shared by the scan reference and its checker: typed
  * loaders that the compiler inlines into one loop per dtype (the checks
  * walk inputs of 2^31+ elements, where a call or a dtype switch per element
- * would dominate). Private to src/ref. */
+ * would dominate). Private to verify/ref. */
 #ifndef WARPKIT_REF_SCAN_ELEMENTS_H
 #define WARPKIT_REF_SCAN_ELEMENTS_H
 

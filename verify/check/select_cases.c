@@ -10,7 +10,9 @@
 
 #include "generate.h"
 #include "internal.h"
+#include "scan/plan.h"
 #include "select/plan.h"
+#include "splitmix.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -127,7 +129,7 @@ static inline uint64_t mulhi64(uint64_t a, uint64_t b)
 #endif
 }
 
-/* A stream of draws: draw i is splitmix64's output for (key, i), as in
+/* A stream of draws: draw i is wk_splitmix64_at(key, i), as in
  * generate.c, with the key mixed from the seed once per stream rather than
  * once per draw (the fills take two draws per element, over inputs of
  * 2^31+ elements). */
@@ -135,20 +137,13 @@ typedef struct stream {
     uint64_t key;
 } stream;
 
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 static stream stream_of(uint64_t seed, uint64_t which)
 {
     stream s = {wk_rand64(seed ^ which, 0)};
     return s;
 }
 
-static inline uint64_t draw(stream s, uint64_t i) { return mix64(s.key + (i + 1) * UINT64_C(0x9e3779b97f4a7c15)); }
+static inline uint64_t draw(stream s, uint64_t i) { return wk_splitmix64_at(s.key, i); }
 
 /* ----------------------------------------------------------- predicate */
 
@@ -596,7 +591,7 @@ static void add(case_list *l, wk_ref_select_mode m, wk_dtype d, wk_compare cmp, 
  * tiles' 64 KiB.) */
 static size_t mode_tile_elems(wk_dtype d, size_t n, wk_ref_select_mode m)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select(0x10000, n, wk_dtype_size(d), m == WK_REF_PARTITION_IF, &p);
     return p.tile_elems;
 }
@@ -609,7 +604,7 @@ static size_t tile_elems(wk_dtype d, size_t n) { return mode_tile_elems(d, n, WK
  * staged tiles the staged edges below follow. */
 static size_t chained_tile_elems(wk_dtype d, size_t n)
 {
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select_for(0x10000, n, wk_dtype_size(d), 0, 0, &p);
     return p.tile_elems;
 }
@@ -617,7 +612,7 @@ static size_t chained_tile_elems(wk_dtype d, size_t n)
 static size_t plan_offset(wk_dtype d, size_t in_offset)
 {
     size_t elem = wk_dtype_size(d);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select(0x10000 + in_offset * elem, 1, elem, 0, &p);
     return p.offset;
 }
@@ -839,7 +834,7 @@ static void add_many_tiles(case_list *l)
 static void add_ends_in_stage(case_list *l, wk_ref_select_mode mode, wk_dtype d, size_t from_bytes, size_t k)
 {
     const size_t edge = from_bytes / 4, tile = chained_tile_elems(d, edge);
-    wk_scan_plan p;
+    wk_tile_plan p;
     wk_plan_select_for(0x10000, edge, 4, 0, 0, &p);
     const size_t in_registers = (size_t)p.block * WK_SELECT_STAGED_REGISTER_VECTORS * 4;
     placement at = place(4 * k + 1, 0); /* input offset 1 */

@@ -76,7 +76,7 @@ long double wk_ref_exact_sum_abs(const wk_ref_exact_sum *e);
  * scan; for an exclusive one 0 at i = 0 (the init, stored as it is) and
  * wk_scan_plan_depth(plan, i - 1) + 1 after (the init adds one operation).
  * 0 when plan is NULL. */
-size_t wk_ref_scan_depth(const wk_scan_plan *plan, const wk_ref_scan_spec *spec, size_t i);
+size_t wk_ref_scan_depth(const wk_tile_plan *plan, const wk_ref_scan_spec *spec, size_t i);
 
 /* How many mismatches wk_ref_check_scan describes in its message. */
 #define WK_REF_SCAN_SHOWN 4
@@ -97,7 +97,7 @@ size_t wk_ref_scan_depth(const wk_scan_plan *plan, const wk_ref_scan_spec *spec,
  * WK_REF_SCAN_SHOWN of them (index, expected, got, and for float sums the
  * exact prefix, the tolerance and the depth). */
 size_t wk_ref_check_scan(const void *h_in, const void *got, size_t n, const wk_ref_scan_spec *spec,
-                         const wk_scan_plan *plan, char *msg, size_t msg_size);
+                         const wk_tile_plan *plan, char *msg, size_t msg_size);
 
 #ifdef __cplusplus
 }

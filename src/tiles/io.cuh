@@ -1,8 +1,8 @@
 /* A launch's view of its input and output: the data seen from the 16-byte
- * boundary at or below d_in, cut into 16-byte vectors (scan/plan.h), with
+ * boundary at or below d_in, cut into 16-byte vectors (tiles/plan.h), with
  * element-by-element access for the vectors that straddle either end. */
-#ifndef WARPKIT_SCAN_TILE_IO_CUH
-#define WARPKIT_SCAN_TILE_IO_CUH
+#ifndef WARPKIT_TILES_IO_CUH
+#define WARPKIT_TILES_IO_CUH
 
 #include "common/bulk_copy.cuh"
 #include "common/vector.cuh"
@@ -10,7 +10,7 @@
 #include <cstddef>
 
 namespace wk {
-namespace scan {
+namespace tiles {
 
 /* Where a launch reads and writes, seen from the 16-byte boundary below
  * d_in: element e of the virtual array is d_in[e - offset]. */
@@ -49,8 +49,8 @@ template <class S> struct tile_io {
 
     /* A lane's `rounds` vectors q0, q0 + 32, ...: when all lie inside the
      * data (every lane of every tile but the first and the last), the loads
-     * go out with no test between them. A test per vector made an 8-byte
-     * scan of 2^26 elements a third slower on an H100 (docs/scan.md). */
+     * go out with no test between them, which a test per vector would
+     * hold back. */
     template <int rounds> __device__ void load_lane(size_t q0, S fill, vec<S> (&x)[rounds]) const
     {
         if (whole(q0, q0 + 32 * (rounds - 1))) {
@@ -93,7 +93,7 @@ template <class S> struct tile_io {
     }
 };
 
-} // namespace scan
+} // namespace tiles
 } // namespace wk
 
 #endif

@@ -1,5 +1,7 @@
 #include "check_env.h"
 
+#include "tiles/plan.h"
+
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -129,4 +131,14 @@ wk_check_result wk_check_reserve(wk_check_env *env, size_t in_bytes, size_t d_bi
         env->h_big_bytes = h_big_bytes;
     }
     return WK_CHECK_PASS;
+}
+
+int wk_check_pipelined_ok(size_t needed)
+{
+    int device = 0, major = 0, shared = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
+        return -1;
+    return wk_pipelined_ok(major, shared, needed);
 }

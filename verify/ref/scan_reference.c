@@ -226,7 +226,7 @@ int wk_ref_scan_sums_exact(const void *h_in, size_t n, const wk_ref_scan_spec *s
     }
 }
 
-size_t wk_ref_scan_depth(const wk_scan_plan *plan, const wk_ref_scan_spec *spec, size_t i)
+size_t wk_ref_scan_depth(const wk_tile_plan *plan, const wk_ref_scan_spec *spec, size_t i)
 {
     if (!plan || !spec)
         return 0;

@@ -109,12 +109,11 @@ wk_check_result wk_check_scan_case(wk_check_env *env, const wk_scan_case *c, cha
 
     wk_ref_scan_spec spec = {c->dtype, c->op, c->exclusive, c->init};
     /* The plan the library made on this device (scan_api.cu). */
-    int device = 0, major = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
-        return fail_msg(msg, msg_size, name, "cannot read the device's compute capability");
-    wk_scan_plan plan;
-    if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, c->n, wk_dtype_size(c->dtype), major >= 9, &plan) != 0)
+    const int pipelined_ok = wk_check_pipelined_ok(WK_SCAN_PIPELINED_SHARED_BYTES);
+    if (pipelined_ok < 0)
+        return fail_msg(msg, msg_size, name, "cannot read the device's attributes");
+    wk_tile_plan plan;
+    if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, c->n, wk_dtype_size(c->dtype), pipelined_ok, &plan) != 0)
         return fail_msg(msg, msg_size, name, "cannot plan the scan for its tolerance");
     size_t bad = wk_ref_check_scan(h_in + in_lead, h_back + out_lead, c->n, &spec, &plan, detail, sizeof detail);
 

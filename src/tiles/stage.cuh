@@ -4,17 +4,18 @@
  * thread for the vectors it reads itself (the first and last tiles, or
  * GPUs without the copy engine). Also take_tile, by which the block of a
  * chained kernel (scan or select) gets its tile. */
-#ifndef WARPKIT_SCAN_TILE_STAGE_CUH
-#define WARPKIT_SCAN_TILE_STAGE_CUH
+#ifndef WARPKIT_TILES_STAGE_CUH
+#define WARPKIT_TILES_STAGE_CUH
 
 #include "common/bulk_copy.cuh"
-#include "tile_io.cuh"
-#include "tile_order.cuh"
+#include "tiles/io.cuh"
+#include "tiles/plan.h"
+#include "tiles/order.cuh"
 
 #include <cuda_runtime.h>
 
 namespace wk {
-namespace scan {
+namespace tiles {
 
 template <class S> struct tile_stage {
     vec<S> *data;                /* dynamic shared memory, count vectors          */
@@ -66,13 +67,13 @@ template <class S> struct tile_stage {
 };
 
 /* Bytes of the shared-memory part of a staged tile of `threads` threads
- * with `in_shared` of their vectors there (plan.h). */
+ * with `in_shared` of their vectors there (select/plan.h). */
 constexpr size_t staged_shared_bytes(int threads, int in_shared)
 {
-    return (size_t)threads * (size_t)in_shared * WK_SCAN_VECTOR_BYTES;
+    return (size_t)threads * (size_t)in_shared * WK_TILE_VECTOR_BYTES;
 }
 
-/* Gives the block its tile (claim_tile, tile_order.cuh) with its loads
+/* Gives the block its tile (claim_tile, order.cuh) with its loads
  * already in flight: blocks almost always start in index order, so the
  * tile is almost always blockIdx.x, and its loads, `load(first vector of
  * the tile)` by every thread and for staged tiles (`staged`) the copy of
@@ -118,7 +119,7 @@ template <class... Params> inline cudaError_t allow_staged_shared(void (*kernel)
     return err;
 }
 
-} // namespace scan
+} // namespace tiles
 } // namespace wk
 
 #endif

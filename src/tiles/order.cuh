@@ -1,17 +1,17 @@
 /* How the blocks of a chained launch (scan, select) get their tile numbers
  * and their call's stamp, and how the status words stay fresh without an
  * initialisation launch. */
-#ifndef WARPKIT_SCAN_TILE_ORDER_CUH
-#define WARPKIT_SCAN_TILE_ORDER_CUH
+#ifndef WARPKIT_TILES_ORDER_CUH
+#define WARPKIT_TILES_ORDER_CUH
 
-#include "launch.h"
+#include "tiles/slots.h"
 
 #include <cuda/atomic>
 
 namespace wk {
-namespace scan {
+namespace tiles {
 
-/* The context's tile-status words and their state (scan/launch.h). */
+/* The context's tile-status words and their state (tiles/slots.h). */
 using tile_slots = wk_tile_slots;
 
 /* Status words keep 30 bits of stamp, so a word left untouched for 2^30
@@ -36,10 +36,9 @@ __device__ inline void sweep_stale(const tile_slots &slots, unsigned long long s
 /* Run by one thread of a block for each tile number it claims. Numbers
  * come from a counter, in the order they are claimed, so every tile a
  * block waits on is held by a block that is already running. Tile and
- * stamp come from one relaxed atomic add on `ticket`: a fenced
- * (acquire-release) add measured slower on an H100, and one word needs no
- * ordering between two. A call makes `claims` claims in all: one per block
- * for the chained kernels, and for the pipelined ones (tile_pipeline.cuh)
+ * stamp come from one relaxed atomic add on `ticket`: one word needs no
+ * ordering between two, and a fenced add costs more. A call makes `claims` claims in all: one per block
+ * for the chained kernels, and for the pipelined ones (pipeline.cuh)
  * one per tile plus one per block that finds no tile left. The claim that
  * takes the last number knows every claim of the call has been made; it
  * advances the epoch, resets the ticket and sweeps. The next call's blocks
@@ -64,7 +63,7 @@ __device__ inline unsigned long long claim_tile(const tile_slots &slots, bool wi
     return taken;
 }
 
-} // namespace scan
+} // namespace tiles
 } // namespace wk
 
 #endif

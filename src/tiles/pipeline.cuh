@@ -8,23 +8,22 @@
  * claims a tile for a buffer and starts its copy (pipeline_view::refill)
  * once every compute thread is done with the buffer's previous tile; the
  * compute threads wait for it (pipeline_view::wait_for). */
-#ifndef WARPKIT_SCAN_TILE_PIPELINE_CUH
-#define WARPKIT_SCAN_TILE_PIPELINE_CUH
+#ifndef WARPKIT_TILES_PIPELINE_CUH
+#define WARPKIT_TILES_PIPELINE_CUH
 
 #include "common/bulk_copy.cuh"
 #include "common/chained_launch.cuh"
 #include "common/vector.cuh"
-#include "tile_io.cuh"
-#include "tile_order.cuh"
-#include "tile_stage.cuh"
+#include "tiles/io.cuh"
+#include "tiles/order.cuh"
+#include "tiles/stage.cuh"
 
 namespace wk {
-namespace scan {
+namespace tiles {
 
 /* Buffers per block: the tile being written, the tile being looked up, the
  * tile on its way in; or, in a select that holds its tiles in registers
- * (pipelined_select_kernel.cuh), three tiles on their way in. (The select
- * measured slower with four or six smaller buffers; docs/select.md.) */
+ * (pipelined_select_kernel.cuh), three tiles on their way in. */
 constexpr int pipeline_buffers = 3;
 
 /* The named barriers of the pipelined kernels, by job: among the compute
@@ -136,14 +135,14 @@ template <int Warps, int Vectors, class... Params, class... Args>
 inline cudaError_t launch_pipeline(void (*kernel)(Params...), unsigned grid, cudaStream_t stream, bool overlap,
                                    Args... args)
 {
-    constexpr size_t shared_bytes = (size_t)pipeline_buffers * Warps * 32 * Vectors * WK_SCAN_VECTOR_BYTES;
+    constexpr size_t shared_bytes = (size_t)pipeline_buffers * Warps * 32 * Vectors * WK_TILE_VECTOR_BYTES;
     cudaError_t err = allow_staged_shared(kernel, shared_bytes);
     if (err != cudaSuccess)
         return err;
     return launch_chained(kernel, grid, Warps * 32 + 32, shared_bytes, stream, overlap, args...);
 }
 
-} // namespace scan
+} // namespace tiles
 } // namespace wk
 
 #endif
