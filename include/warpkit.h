@@ -35,6 +35,16 @@ extern "C" {
 #define WARPKIT_VERSION_MAJOR 0
 #define WARPKIT_VERSION_MINOR 1
 #define WARPKIT_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH, as wk_version_number() returns it. */
+#define WARPKIT_VERSION_NUMBER \
+    (WARPKIT_VERSION_MAJOR * 10000 + WARPKIT_VERSION_MINOR * 100 + WARPKIT_VERSION_PATCH)
+
+/* The version of the library that is loaded, which may differ from the
+ * header's macros above when a program runs against another build:
+ * "MAJOR.MINOR.PATCH" (a static string), and MAJOR * 10000 + MINOR * 100 +
+ * PATCH. */
+const char *wk_version(void);
+int wk_version_number(void);
 
 /* ---------------------------------------------------------------- status */
 

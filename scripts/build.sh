@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the build needs if it is missing (CMake, Ninja, a C compiler;
-# the CUDA toolkit must already be installed), then configures and builds
-# warpkit into ./build. Extra arguments go to CMake's configure step.
+# Installs what the build needs if it is missing (CMake, Ninja, a C compiler,
+# pkg-config; the CUDA toolkit must already be installed), then configures and
+# builds warpkit into ./build. Extra arguments go to CMake's configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,8 @@ need_apt=()
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v gcc >/dev/null || need_apt+=(gcc g++)
+# pkg-config: the test that builds a program against the installed warpkit.pc.
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing: ${need_apt[*]}"
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo

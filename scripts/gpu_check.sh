@@ -4,12 +4,14 @@
 # tests, the device info, the benchmarks against CUB (reduce, scan, select) and
 # the ladders, and writes <GPU>.json in the results format of bench/results/.
 #
-# Usage: WK_COMMIT=<sha measured> [WK_PHASE=all|tests|sanitizer|bench|ladder]
+# Usage: WK_COMMIT=<sha measured>
+#        [WK_PHASE=all|tests|tests-default|tests-large|sanitizer|bench|ladder]
 #        [WK_CTEST_ARGS=... WK_CTEST_APPEND=1] scripts/gpu_check.sh [OUTPUT_DIR]
 # WK_PHASE splits the check in runs of the same build and OUTPUT_DIR: "tests"
-# (CTest), "sanitizer" (compute-sanitizer), "bench" (info, benchmarks and
-# the results file, which reads the logs the first two left in OUTPUT_DIR)
-# and "ladder" (the ladders).
+# (CTest: the default run, timed, then the label large; "tests-default" and
+# "tests-large" run one of the two), "sanitizer" (compute-sanitizer), "bench"
+# (info, benchmarks and the results file, which reads the logs the first two
+# left in OUTPUT_DIR) and "ladder" (the ladders).
 set -uo pipefail
 phase=${WK_PHASE:-all}
 cd "$(dirname "$0")/.."
@@ -36,16 +38,43 @@ echo "== build"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/configure.log" 2>&1 &&
     cmake --build build-gpu >"$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; exit 1; }
 
-if [ "$phase" = all ] || [ "$phase" = tests ]; then
-echo "== tests"
+# Seconds since a `date +%s.%N` time, to a tenth.
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+if [ "$phase" = all ] || [ "$phase" = tests ] || [ "$phase" = tests-default ]; then
+echo "== tests (default)"
+# The default run: what `ctest --test-dir build` runs, one test at a time
+# (the label large left out: there its tests only skip), timed: the wall
+# seconds go to ctest-seconds.txt, one line per run, which the results file
+# sums.
 # WK_CTEST_ARGS narrows the run (for example -R '^test_select$' in one call
 # and -E '^test_select$' in another), so that the tests can be split over
-# calls shorter than a time limit; WK_CTEST_APPEND=1 adds to the log instead
-# of starting it over. The results file counts every test line in the log.
-[ "${WK_CTEST_APPEND:-0}" = 1 ] || : >"$logs/ctest.log"
+# calls shorter than a time limit; WK_CTEST_APPEND=1 adds to the logs instead
+# of starting them over. The results file counts every test line in the logs.
+if [ "${WK_CTEST_APPEND:-0}" != 1 ]; then
+    : >"$logs/ctest.log"
+    : >"$logs/ctest-seconds.txt"
+fi
+start=$(date +%s.%N)
 # shellcheck disable=SC2086 # the arguments are meant to split
-ctest --test-dir build-gpu --output-on-failure -V -j 3 ${WK_CTEST_ARGS:-} >>"$logs/ctest.log" 2>&1
+ctest --test-dir build-gpu --output-on-failure -V -LE large ${WK_CTEST_ARGS:-} >>"$logs/ctest.log" 2>&1
+seconds=$(since "$start")
+echo "$seconds" >>"$logs/ctest-seconds.txt"
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
+echo "default ctest: $seconds s"
+fi
+
+if [ "$phase" = all ] || [ "$phase" = tests ] || [ "$phase" = tests-large ]; then
+echo "== tests (label large)"
+# The long lists (sizes over 2^31 elements, the largest shape edges): counted
+# in the results file, not timed there. One at a time: each takes tens of GiB.
+[ "${WK_CTEST_APPEND:-0}" = 1 ] || : >"$logs/ctest-large.log"
+start=$(date +%s.%N)
+# shellcheck disable=SC2086
+WK_TEST_LARGE=1 ctest --test-dir build-gpu --output-on-failure -V -L large ${WK_CTEST_ARGS:-} \
+    >>"$logs/ctest-large.log" 2>&1
+grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest-large.log" | tail -n 10
+echo "large ctest: $(since "$start") s"
 fi
 
 if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
@@ -62,7 +91,7 @@ for tool in memcheck racecheck synccheck; do
 done
 
 fi
-[ "$phase" = tests ] || [ "$phase" = sanitizer ] && exit 0
+case "$phase" in tests | tests-default | tests-large | sanitizer) exit 0 ;; esac
 
 if [ "$phase" != ladder ]; then
 echo "== info"
@@ -85,7 +114,10 @@ bench_args=()
 for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json"; do
     [ -s "$f" ] && bench_args+=(--bench "$f")
 done
-python3 scripts/make_results.py --commit "$commit" --ctest "$logs/ctest.log" --sanitizer-dir "$logs" \
+ctest_args=(--ctest "$logs/ctest.log")
+[ -s "$logs/ctest-large.log" ] && ctest_args+=(--ctest-large "$logs/ctest-large.log")
+[ -s "$logs/ctest-seconds.txt" ] && ctest_args+=(--ctest-seconds "$logs/ctest-seconds.txt")
+python3 scripts/make_results.py --commit "$commit" "${ctest_args[@]}" --sanitizer-dir "$logs" \
     "${bench_args[@]}" --out "$out/$tag.json"
 echo "== wrote $out/$tag.json"
 fi

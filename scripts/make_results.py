@@ -3,9 +3,11 @@
 measured, the device, the ceilings and rows of `warpkit bench --json` (every
 row of every file given with --bench, in order: `--bench reduce.json --bench
 scan.json --bench select.json` puts the reduce, scan and select rows in one
-"bench" list), the CTest counts and the compute-sanitizer error counts. Rows
-keep every key the bench wrote: select rows carry "selectivity" (the fraction
-of the input the case keeps) and "kept" beside the common keys."""
+"bench" list), the CTest counts (the default run and the label large;
+"seconds" is the default run's wall time) and the compute-sanitizer error
+counts. Rows keep every key the bench wrote: select rows carry
+"selectivity" (the fraction of the input the case keeps) and "kept" beside
+the common keys."""
 import argparse
 import datetime
 import glob
@@ -20,6 +22,22 @@ def ctest_counts(path):
     for status in re.findall(r"Test\s+#\d+: \S+ \.*\s*\**\s*(\w+)", open(path).read()):
         key = {"Passed": "passed", "Skipped": "skipped"}.get(status, "failed")
         counts[key] += 1
+    return counts
+
+
+def test_counts(default_log, large_logs, seconds_file):
+    """The "tests" object: passed, failed and skipped over the default run and
+    the runs of the label large, and "seconds", the wall time of the default
+    run (the sum of the lines gpu_check.sh wrote, one per ctest call; 0 when
+    it was not recorded). The large runs are counted, not timed."""
+    counts = ctest_counts(default_log)
+    for path in large_logs:
+        for key, value in ctest_counts(path).items():
+            counts[key] += value
+    seconds = 0.0
+    if seconds_file and os.path.exists(seconds_file):
+        seconds = sum(float(line) for line in open(seconds_file) if line.strip())
+    counts["seconds"] = round(seconds, 1)
     return counts
 
 
@@ -55,7 +73,11 @@ def against(row, measured, kept):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--commit", required=True)
-    p.add_argument("--ctest", required=True)
+    p.add_argument("--ctest", required=True, help="log of the default ctest run")
+    p.add_argument("--ctest-large", action="append", default=[],
+                   help="log of a `ctest -L large` run, counted in tests; repeat for more than one")
+    p.add_argument("--ctest-seconds",
+                   help="wall seconds of the default ctest run, one line per call (summed)")
     p.add_argument("--sanitizer-dir", required=True)
     p.add_argument("--bench", required=True, action="append",
                    help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan, --op select)")
@@ -68,7 +90,7 @@ def main():
         "device": runs[0]["device"],
         "date": datetime.date.today().isoformat(),
         "ceilings": runs[0]["ceilings"],
-        "tests": ctest_counts(a.ctest),
+        "tests": test_counts(a.ctest, a.ctest_large, a.ctest_seconds),
         "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
                       for t in ("memcheck", "racecheck", "synccheck")},
         "bench": [against(row, run["ceilings"], runs[0]["ceilings"]) for run in runs for row in run["bench"]],

@@ -68,10 +68,48 @@ static inline int wk_test_setup(wk_status st, const char *what)
     return 1;
 }
 
-static inline int wk_test_quick(void)
+/* How much the GPU tests run: WK_TEST_LEVEL=quick|default|large (unset:
+ * default; WK_TEST_QUICK=1 still means quick when WK_TEST_LEVEL is unset).
+ *  - quick: the short case lists, seconds each (the sanitizers run these);
+ *  - default: the full lists, less the cases whose input is over
+ *    WK_TEST_DEFAULT_MAX_BYTES: what plain `ctest` runs;
+ *  - large: only the cases the default leaves out (the sizes over 2^31
+ *    elements and the largest tile and shape edges), under the CTest label
+ *    `large` (tests/CMakeLists.txt). */
+typedef enum wk_test_level { WK_LEVEL_QUICK, WK_LEVEL_DEFAULT, WK_LEVEL_LARGE } wk_test_level;
+
+/* 256 MiB: every launch shape still runs in the default list (scan and
+ * select change shape at 16 MiB and 256 MiB inputs), at its first size. */
+#define WK_TEST_DEFAULT_MAX_BYTES ((size_t)1 << 28)
+
+static inline const char *wk_test_level_name(wk_test_level level)
 {
-    const char *q = getenv("WK_TEST_QUICK");
-    return q && strcmp(q, "0") != 0;
+    return level == WK_LEVEL_QUICK ? "quick" : level == WK_LEVEL_LARGE ? "large" : "default";
 }
+
+/* The level from the environment. An unknown WK_TEST_LEVEL ends the program
+ * (exit 2) rather than run another list than the one asked for. */
+static inline wk_test_level wk_test_level_get(void)
+{
+    const char *l = getenv("WK_TEST_LEVEL");
+    if (l && *l) {
+        for (int k = WK_LEVEL_QUICK; k <= WK_LEVEL_LARGE; ++k)
+            if (strcmp(l, wk_test_level_name((wk_test_level)k)) == 0)
+                return (wk_test_level)k;
+        fprintf(stderr, "WK_TEST_LEVEL is quick, default or large, not '%s'\n", l);
+        exit(2);
+    }
+    const char *q = getenv("WK_TEST_QUICK");
+    return q && strcmp(q, "0") != 0 ? WK_LEVEL_QUICK : WK_LEVEL_DEFAULT;
+}
+
+/* Whether a case of the full list whose input is `bytes` long runs at the
+ * default or the large level (the quick level runs its own list whole). */
+static inline int wk_test_level_runs(wk_test_level level, size_t bytes)
+{
+    return level == WK_LEVEL_LARGE ? bytes > WK_TEST_DEFAULT_MAX_BYTES : bytes <= WK_TEST_DEFAULT_MAX_BYTES;
+}
+
+static inline int wk_test_quick(void) { return wk_test_level_get() == WK_LEVEL_QUICK; }
 
 #endif

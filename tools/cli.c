@@ -195,6 +195,8 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
     return fail(err, err_size, "unknown option", arg);
 }
 
+static int is_help_flag(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
 int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t err_size)
 {
     memset(opts, 0, sizeof *opts);
@@ -206,6 +208,25 @@ int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t 
     opts->memory = WK_MEMORY_DEVICE;
     opts->primitive = WK_PRIMITIVE_REDUCE;
     opts->command = argc > 1 ? argv[1] : "help";
+    /* warpkit --help / -h / help [COMMAND]: the usage of COMMAND, or all of it. */
+    if (strcmp(opts->command, "help") == 0 || is_help_flag(opts->command)) {
+        opts->command = "help";
+        opts->help = 1;
+        if (argc > 3)
+            return fail(err, err_size, "help takes one command", argv[3]);
+        if (argc == 3 && !is_help_flag(argv[2])) {
+            if (!wk_cli_usage(argv[2]))
+                return fail(err, err_size, "no such command", argv[2]);
+            opts->command = argv[2];
+        }
+        return 0;
+    }
+    /* warpkit COMMAND ... --help: the command's usage; the rest is not read. */
+    for (int i = 2; i < argc; ++i)
+        if (is_help_flag(argv[i])) {
+            opts->help = 1;
+            return 0;
+        }
     for (int i = 2; i < argc;) {
         int used = parse_option(opts, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, err_size);
         if (used < 0)
@@ -221,4 +242,123 @@ int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t 
     if (opts->min_n && opts->max_n && opts->min_n > opts->max_n)
         return fail(err, err_size, "--min-n is larger than --max-n", NULL);
     return 0;
+}
+
+/* ------------------------------------------------------------------ usage */
+
+#define WK_EXIT_STATUS "exit status: 0 success, 1 a check failed, 2 usage or runtime error, 3 no CUDA device\n"
+#define WK_OPT_DEVICE "  --device N        CUDA device (default: the current one)\n"
+
+static const char usage_all[] =
+    "usage: warpkit COMMAND [options]\n"
+    "       warpkit COMMAND --help, warpkit help COMMAND: the options of one command\n"
+    "\n"
+    "commands:\n"
+    "  info     the device, its SMs, L2, memory and measured bandwidth ceilings\n"
+    "  verify   run the GPU checks; TEST PASS / TEST FAIL per case\n"
+    "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32;\n"
+    "           with --op scan: inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64);\n"
+    "           with --op select: select if, select flagged, unique, partition if (f32 i32),\n"
+    "           each keeping 1 %, 50 % and 99 % of the input\n"
+    "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
+    "           with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB\n"
+    "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
+    "  help     this text; help COMMAND: the options of COMMAND\n"
+    "\n"
+    "options:\n"
+    "  --op OP           bench, ladder: reduce (default) or scan; bench: select as well\n"
+    "  --json FILE       bench: also write the results as JSON\n"
+    "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
+    "  --max-n N         bench: largest size (default 2^30)\n"
+    "  --repeats N       bench: timed batches per case; ladder: timed runs per row; the median (default 9)\n"
+    "  --quick           verify: skip the sizes over 2^31; bench: sizes up to 2^24\n"
+    "  --n N             ladder: vector size (default 2^24); tune: one size instead of 2^20, 2^24, 2^26;\n"
+    "                    bench: that size alone\n"
+    "  --dtype T         ladder, tune: f64 (default), f32 or i32\n"
+    "  --threads N       ladder: threads per block, a power of two from 64 to 1024 (default 512)\n"
+    "  --memory M        ladder (reduce): where the input lives: device (default), managed, pinned, pageable\n"
+    "  --only LIST       ladder: rows to run, e.g. 01,04,12,cub (--op scan: s1,s2,s3,s123,wk,cub)\n"
+    "  --csv FILE        ladder: also write the rows as CSV (--json works too)\n"
+    "  --ncu             ladder: print the ncu command line that profiles each row\n"
+    WK_OPT_DEVICE
+    "  --help, -h        the usage of the command it follows\n"
+    "\n" WK_EXIT_STATUS;
+
+static const char usage_info[] =
+    "usage: warpkit info [--device N]\n"
+    "\n"
+    "The device, its SMs, L2 and memory, and its measured read and copy ceilings.\n"
+    "\n"
+    "options:\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
+
+static const char usage_verify[] =
+    "usage: warpkit verify [--quick] [--device N]\n"
+    "\n"
+    "Runs the reduce, scan and select checks on the GPU against the CPU reference:\n"
+    "TEST PASS / TEST FAIL per case.\n"
+    "\n"
+    "options:\n"
+    "  --quick           skip the cases over 2^31 elements\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
+
+static const char usage_bench[] =
+    "usage: warpkit bench [--op reduce|scan|select] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"
+    "                     [--repeats N] [--quick] [--device N]\n"
+    "\n"
+    "warpkit beside CUB in the same process, against the measured ceilings:\n"
+    "  reduce (default)  sum (f32 f64 i32), min f32, argmax f32 beside DeviceReduce\n"
+    "  scan              inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64) beside DeviceScan\n"
+    "  select            select if, select flagged, unique, partition if (f32 i32), keeping 1 %, 50 %\n"
+    "                    and 99 % of the input, beside DeviceSelect / DevicePartition\n"
+    "\n"
+    "options:\n"
+    "  --op OP           reduce (default), scan or select\n"
+    "  --json FILE       also write the results as JSON\n"
+    "  --min-n N         smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
+    "  --max-n N         largest size (default 2^30); sizes step by 4x\n"
+    "  --n N             that size alone\n"
+    "  --repeats N       timed batches per case; the median is reported (default 9)\n"
+    "  --quick           sizes up to 2^24\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
+
+static const char usage_ladder[] =
+    "usage: warpkit ladder [--op reduce|scan] [--n N] [--dtype T] [--threads N] [--memory M]\n"
+    "                      [--only LIST] [--csv FILE] [--json FILE] [--ncu] [--repeats N] [--device N]\n"
+    "\n"
+    "The reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
+    "with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB.\n"
+    "\n"
+    "options:\n"
+    "  --op OP           reduce (default) or scan\n"
+    "  --n N             vector size (default 2^24); 2^24, 16M, 16777216 all work\n"
+    "  --dtype T         f64 (default), f32 or i32\n"
+    "  --threads N       threads per block, a power of two from 64 to 1024 (default 512)\n"
+    "  --memory M        where the input lives: device (default), managed, pinned, pageable\n"
+    "  --only LIST       rows to run, e.g. 01,04,12,cub (--op scan: s1,s2,s3,s123,wk,cub)\n"
+    "  --csv FILE        also write the rows as CSV\n"
+    "  --json FILE       also write the rows as JSON\n"
+    "  --ncu             print the ncu command line that profiles each row\n"
+    "  --repeats N       timed runs per row; the median is reported (default 9)\n" WK_OPT_DEVICE
+    "\n" WK_EXIT_STATUS;
+
+static const char usage_tune[] =
+    "usage: warpkit tune [--n N] [--dtype T] [--repeats N] [--device N]\n"
+    "\n"
+    "Sweeps block and grid sizes for ladder kernels 07 and 08 and warpkit's reduce;\n"
+    "prints the best per size.\n"
+    "\n"
+    "options:\n"
+    "  --n N             one size instead of 2^20, 2^24 and 2^26\n"
+    "  --dtype T         f64 (default), f32 or i32\n"
+    "  --repeats N       timed runs per shape; the median is reported (default 9)\n" WK_OPT_DEVICE
+    "\n" WK_EXIT_STATUS;
+
+const char *wk_cli_usage(const char *command)
+{
+    static const struct {
+        const char *name, *text;
+    } usages[] = {{"help", usage_all},     {"info", usage_info},     {"verify", usage_verify},
+                  {"bench", usage_bench}, {"ladder", usage_ladder}, {"tune", usage_tune}};
+    for (size_t i = 0; command && i < sizeof usages / sizeof usages[0]; ++i)
+        if (strcmp(command, usages[i].name) == 0)
+            return usages[i].text;
+    return NULL;
 }

@@ -61,14 +61,24 @@ typedef struct wk_cli_options {
     int repeats;           /* --repeats: timed batches per case (default 9)    */
     int quick;             /* --quick: fewer and smaller cases                 */
     int device;            /* --device N (default -1: the current device)      */
+    int help;              /* --help / -h, or `warpkit help COMMAND`: print the
+                              usage of `command` ("help": all of it), exit 0 */
 } wk_cli_options;
 
 /* Whether row `id` ("04", "cub") is selected by an --only list (NULL: all). */
 int wk_cli_selected(const char *only, const char *id);
 
 /* Parses argv into opts. Returns 0 on success; on error returns -1 and writes
- * a message into err. */
+ * a message into err. `warpkit`, `warpkit help`, `warpkit --help` and
+ * `warpkit -h` give command "help"; `warpkit COMMAND --help` (or -h, anywhere
+ * after the command; the other options are then not read) and `warpkit help
+ * COMMAND` give that command with opts->help set. */
 int wk_parse_cli(int argc, char **argv, wk_cli_options *opts, char *err, size_t err_size);
+
+/* The usage text of one command ("bench": its line and the options that
+ * apply to it), or of the whole command for "help"; NULL for a command that
+ * does not exist. */
+const char *wk_cli_usage(const char *command);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 /* A C11 program that uses warpkit as an outside user would: the installed
- * header and library only, compiled by a C compiler. Without a GPU it checks
- * that the library says so; with one it reduces a small array. */
+ * header and library only, compiled by a C compiler. It checks that the
+ * library's version is the header's; then, without a GPU, that wk_create says
+ * there is none (the link is what is tested); with one it reduces a small
+ * array. */
 #include <warpkit.h>
 
 #include <cuda_runtime_api.h>
@@ -11,6 +13,15 @@ int main(void)
 {
     if (strcmp(wk_status_string(WK_SUCCESS), "success") != 0 || wk_dtype_size(WK_BF16) != 2) {
         puts("FAIL: metadata");
+        return 1;
+    }
+    /* The library that is loaded is the one whose header this was built with. */
+    char macros[32];
+    snprintf(macros, sizeof macros, "%d.%d.%d", WARPKIT_VERSION_MAJOR, WARPKIT_VERSION_MINOR,
+             WARPKIT_VERSION_PATCH);
+    printf("warpkit %s (%d), header %s\n", wk_version(), wk_version_number(), macros);
+    if (strcmp(wk_version(), macros) != 0 || wk_version_number() != WARPKIT_VERSION_NUMBER) {
+        puts("FAIL: version");
         return 1;
     }
     wk_context *ctx = NULL;

@@ -41,6 +41,34 @@ out=$("$warpkit" help); rc=$?
 expect "help documents --op" grep -q -- "--op OP" <<<"$out"
 expect "help documents --op select" grep -q -- "--op select" <<<"$out"
 
+# --help, -h and help COMMAND: the usage on stdout, exit 0, even without a GPU.
+for args in "--help" "-h" "help"; do
+    out=$("$warpkit" $args 2>/dev/null); rc=$?
+    expect "warpkit $args exits 0" test $rc -eq 0
+    expect "warpkit $args prints the usage" grep -q "usage: warpkit COMMAND" <<<"$out"
+done
+for command in info verify bench ladder tune; do
+    for args in "$command --help" "$command -h" "help $command"; do
+        out=$("$warpkit" $args 2>/dev/null); rc=$?
+        expect "warpkit $args exits 0" test $rc -eq 0
+        expect "warpkit $args names the command" grep -q "^usage: warpkit $command" <<<"$out"
+    done
+done
+out=$("$warpkit" bench --help); rc=$?
+expect "bench --help shows bench's options" grep -q -- "--min-n N" <<<"$out"
+no_ladder_options() { ! grep -q -- "--threads" <<<"$out"; }
+expect "and not the ladder's" no_ladder_options
+out=$("$warpkit" ladder --threads 96 --help); rc=$?
+expect "--help after a bad option still exits 0" test $rc -eq 0
+out=$("$warpkit" help frobnicate 2>&1); rc=$?
+expect "help of an unknown command exits 2" test $rc -eq 2
+expect "and says which" grep -q "frobnicate" <<<"$out"
+out=$("$warpkit" frobnicate --help 2>&1); rc=$?
+expect "an unknown command with --help exits 2" test $rc -eq 2
+out=$("$warpkit" bench --frobnicate 2>&1); rc=$?
+expect "an unknown option exits 2" test $rc -eq 2
+expect "and shows the command's usage" grep -q "^usage: warpkit bench" <<<"$out"
+
 # verify: passes on a GPU, or says clearly that there is none (exit 3).
 out=$("$warpkit" verify --quick 2>&1); rc=$?
 if [ $rc -eq 3 ]; then

@@ -143,6 +143,44 @@ int main(void)
                       wk_parse_primitive("selects", &prim) == -1,
               "primitive names are exact");
 
+    /* --help, -h and help COMMAND. */
+    const char *h1[] = {"warpkit", "--help"};
+    wk_expect(&t, parse(&o, 2, h1) == 0 && o.help && strcmp(o.command, "help") == 0, "warpkit --help");
+    const char *h2[] = {"warpkit", "-h"};
+    wk_expect(&t, parse(&o, 2, h2) == 0 && o.help && strcmp(o.command, "help") == 0, "warpkit -h");
+    wk_expect(&t, parse(&o, 1, a2) == 0 && o.help, "no command: the usage");
+    const char *h3[] = {"warpkit", "bench", "--help"};
+    wk_expect(&t, parse(&o, 3, h3) == 0 && o.help && strcmp(o.command, "bench") == 0, "warpkit bench --help");
+    const char *h4[] = {"warpkit", "ladder", "--threads", "96", "-h"};
+    wk_expect(&t, parse(&o, 5, h4) == 0 && o.help && strcmp(o.command, "ladder") == 0,
+              "--help wins over a bad option");
+    const char *h5[] = {"warpkit", "help", "verify"};
+    wk_expect(&t, parse(&o, 3, h5) == 0 && o.help && strcmp(o.command, "verify") == 0, "warpkit help verify");
+    const char *h6[] = {"warpkit", "help", "frobnicate"};
+    wk_expect(&t, parse(&o, 3, h6) == -1, "help of an unknown command is refused");
+    const char *h7[] = {"warpkit", "help", "bench", "ladder"};
+    wk_expect(&t, parse(&o, 4, h7) == -1, "help takes one command");
+    wk_expect(&t, parse(&o, 2, l1) == 0 && !o.help, "no --help given");
+    const char *commands[] = {"info", "verify", "bench", "ladder", "tune"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+        const char *text = wk_cli_usage(commands[i]);
+        char want[64], label[96];
+        snprintf(want, sizeof want, "usage: warpkit %s", commands[i]);
+        snprintf(label, sizeof label, "the usage of %s names it", commands[i]);
+        wk_expect(&t, text && strncmp(text, want, strlen(want)) == 0, label);
+        snprintf(label, sizeof label, "the usage of %s is its own", commands[i]);
+        wk_expect(&t, text && text != wk_cli_usage("help") && !strstr(text, "commands:"), label);
+    }
+    wk_expect(&t, strstr(wk_cli_usage("bench"), "--op OP") && !strstr(wk_cli_usage("bench"), "--threads"),
+              "bench's usage has its options only");
+    wk_expect(&t, strstr(wk_cli_usage("ladder"), "--threads N") && !strstr(wk_cli_usage("ladder"), "--min-n"),
+              "ladder's usage has its options only");
+    wk_expect(&t, strstr(wk_cli_usage("verify"), "--quick") && !strstr(wk_cli_usage("verify"), "--json"),
+              "verify's usage has its options only");
+    wk_expect(&t, strstr(wk_cli_usage("help"), "commands:") && strstr(wk_cli_usage("help"), "tune"),
+              "the whole usage lists the commands");
+    wk_expect(&t, !wk_cli_usage("frobnicate") && !wk_cli_usage(NULL), "no usage for an unknown command");
+
     for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k) {
         wk_memory_kind m;
         wk_expect(&t, wk_parse_memory(wk_memory_name((wk_memory_kind)k), &m) == 0 && m == (wk_memory_kind)k,

@@ -7,8 +7,10 @@
  * output against the CPU reference bit for bit, the outputs past the count
  * and the guard bands around every buffer untouched.
  *
- * WK_TEST_QUICK=1 runs the short list (for the sanitizers); WK_SEED repeats a
- * run. Exits 77 (skipped) without a CUDA device. */
+ * WK_TEST_LEVEL picks the list (tests/test_util.h): quick (the short list,
+ * for the sanitizers; WK_TEST_QUICK=1 too), default (the full list up to
+ * 2^28 bytes of input) or large (the rest, with the sizes over 2^31
+ * elements). WK_SEED repeats a run. Exits 77 (skipped) without a CUDA device. */
 #include "case_test_util.h"
 #include "select_cases.h"
 
@@ -26,8 +28,14 @@ static wk_check_result check(wk_check_env *env, const void *c, char *msg, size_t
 
 static size_t elements(const void *c) { return ((const wk_select_case *)c)->n; }
 
+static size_t bytes(const void *c)
+{
+    const wk_select_case *k = c;
+    return k->n * wk_dtype_size(k->dtype);
+}
+
 int main(void)
 {
-    const wk_case_list list = {sizeof(wk_select_case), cases, huge_cases, check, elements};
+    const wk_case_list list = {sizeof(wk_select_case), cases, huge_cases, check, elements, bytes};
     return wk_run_case_list(&list);
 }

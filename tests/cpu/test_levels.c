@@ -1,0 +1,95 @@
+/* The GPU tests' levels (tests/test_util.h) over the real case lists: the
+ * default and large levels split the full list (with the cases over 2^31
+ * elements) in two without overlap or loss, at WK_TEST_DEFAULT_MAX_BYTES, and
+ * the environment picks the level. No GPU needed. */
+#include "gpu/case_test_util.h"
+#include "reduce_cases.h"
+#include "scan_cases.h"
+#include "select_cases.h"
+
+static size_t reduce_bytes(const void *c) { return ((const wk_reduce_case *)c)->n * wk_dtype_size(((const wk_reduce_case *)c)->dtype); }
+static size_t scan_bytes(const void *c) { return ((const wk_scan_case *)c)->n * wk_dtype_size(((const wk_scan_case *)c)->dtype); }
+static size_t select_bytes(const void *c) { return ((const wk_select_case *)c)->n * wk_dtype_size(((const wk_select_case *)c)->dtype); }
+static size_t reduce_n(const void *c) { return ((const wk_reduce_case *)c)->n; }
+static size_t scan_n(const void *c) { return ((const wk_scan_case *)c)->n; }
+static size_t select_n(const void *c) { return ((const wk_select_case *)c)->n; }
+
+/* Splits one list (full + huge, written to `all`) and checks the split. */
+static void check_split(wk_tally *t, const char *name, unsigned char *all, size_t full, size_t huge, size_t case_bytes,
+                        size_t (*bytes)(const void *), size_t (*elements)(const void *))
+{
+    size_t total = full + huge;
+    unsigned char *d = malloc(total * case_bytes), *l = malloc(total * case_bytes);
+    memcpy(d, all, total * case_bytes);
+    memcpy(l, all, total * case_bytes);
+    size_t nd = wk_case_test_filter(WK_LEVEL_DEFAULT, d, total, case_bytes, bytes);
+    size_t nl = wk_case_test_filter(WK_LEVEL_LARGE, l, total, case_bytes, bytes);
+    printf("%s: %zu cases in all, %zu default, %zu large\n", name, total, nd, nl);
+    char label[160];
+    snprintf(label, sizeof label, "%s: default and large share out every case", name);
+    wk_expect(t, nd + nl == total && nd > 0 && nl >= huge, label);
+    int ok = 1;
+    for (size_t i = 0; i < nd; ++i)
+        ok &= bytes(d + i * case_bytes) <= WK_TEST_DEFAULT_MAX_BYTES && elements(d + i * case_bytes) < ((size_t)1 << 31);
+    for (size_t i = 0; i < nl; ++i)
+        ok &= bytes(l + i * case_bytes) > WK_TEST_DEFAULT_MAX_BYTES;
+    snprintf(label, sizeof label, "%s: default up to 2^28 bytes, large over, every case over 2^31 elements large", name);
+    wk_expect(t, ok, label);
+    /* Order kept: the default cases are the full list's, less the large ones, in order. */
+    size_t j = 0;
+    for (size_t i = 0; i < total && j < nd; ++i)
+        if (memcmp(all + i * case_bytes, d + j * case_bytes, case_bytes) == 0)
+            j++;
+    snprintf(label, sizeof label, "%s: the default list keeps the full list's order", name);
+    wk_expect(t, j == nd, label);
+    free(d);
+    free(l);
+}
+
+static void level_is(wk_tally *t, const char *level, const char *quick, wk_test_level want)
+{
+    level ? setenv("WK_TEST_LEVEL", level, 1) : unsetenv("WK_TEST_LEVEL");
+    quick ? setenv("WK_TEST_QUICK", quick, 1) : unsetenv("WK_TEST_QUICK");
+    char label[128];
+    snprintf(label, sizeof label, "WK_TEST_LEVEL=%s WK_TEST_QUICK=%s gives %s", level ? level : "(unset)",
+             quick ? quick : "(unset)", wk_test_level_name(want));
+    wk_expect(t, wk_test_level_get() == want && wk_test_quick() == (want == WK_LEVEL_QUICK), label);
+}
+
+int main(void)
+{
+    wk_tally t = {0, 0};
+    level_is(&t, NULL, NULL, WK_LEVEL_DEFAULT);
+    level_is(&t, NULL, "1", WK_LEVEL_QUICK);
+    level_is(&t, NULL, "0", WK_LEVEL_DEFAULT);
+    level_is(&t, "quick", NULL, WK_LEVEL_QUICK);
+    level_is(&t, "default", NULL, WK_LEVEL_DEFAULT);
+    level_is(&t, "large", NULL, WK_LEVEL_LARGE);
+    level_is(&t, "large", "1", WK_LEVEL_LARGE);
+    level_is(&t, "", "1", WK_LEVEL_QUICK);
+    unsetenv("WK_TEST_LEVEL");
+    unsetenv("WK_TEST_QUICK");
+
+    uint64_t seed = 12345;
+    size_t full = wk_reduce_cases(WK_CASES_FULL, 132, seed, NULL, 0), huge = wk_reduce_huge_cases(seed, NULL, 0);
+    wk_reduce_case *r = malloc((full + huge) * sizeof *r);
+    wk_reduce_cases(WK_CASES_FULL, 132, seed, r, full);
+    wk_reduce_huge_cases(seed, r + full, huge);
+    check_split(&t, "reduce", (unsigned char *)r, full, huge, sizeof *r, reduce_bytes, reduce_n);
+    free(r);
+
+    full = wk_scan_cases(WK_CASES_FULL, seed, NULL, 0), huge = wk_scan_huge_cases(seed, NULL, 0);
+    wk_scan_case *s = malloc((full + huge) * sizeof *s);
+    wk_scan_cases(WK_CASES_FULL, seed, s, full);
+    wk_scan_huge_cases(seed, s + full, huge);
+    check_split(&t, "scan", (unsigned char *)s, full, huge, sizeof *s, scan_bytes, scan_n);
+    free(s);
+
+    full = wk_select_cases(WK_CASES_FULL, seed, NULL, 0), huge = wk_select_huge_cases(seed, NULL, 0);
+    wk_select_case *e = malloc((full + huge) * sizeof *e);
+    wk_select_cases(WK_CASES_FULL, seed, e, full);
+    wk_select_huge_cases(seed, e + full, huge);
+    check_split(&t, "select", (unsigned char *)e, full, huge, sizeof *e, select_bytes, select_n);
+    free(e);
+    return wk_tally_finish(&t);
+}
