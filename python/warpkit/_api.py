@@ -398,6 +398,7 @@ def _reset_for_tests():
     global _L
     _L = None
     _lib._reset_for_tests()
+    _arrays._tls.__dict__.clear()
 
 
 del ctypes

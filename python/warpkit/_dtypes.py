@@ -101,10 +101,10 @@ def round_float(v, dtype):
     p, emin, big = _FLOAT_FORMAT[dtype]
     _, e = math.frexp(v)  # v = m * 2**e, 0.5 <= |m| < 1
     quantum = math.ldexp(1.0, max(e - 1, emin) - (p - 1))
-    r = round(v / quantum) * quantum  # exact scaling; round() is half-even
+    r = float(round(v / quantum) * quantum)  # exact scaling; round() is half-even
     if abs(r) > big:
         return math.copysign(math.inf, v)
-    return float(r)
+    return math.copysign(r, v)  # keeps the sign of a result rounded to zero
 
 
 def _float_bits(v, dtype):
@@ -130,6 +130,8 @@ def encode(value, dtype, what):
     and in the dtype's range."""
     if isinstance(value, bool):
         value = int(value)
+    elif isinstance(value, (str, bytes, bytearray)):
+        raise TypeError("%s: %r is not a number (the input is %s)" % (what, value, NAME[dtype]))
     if dtype in FLOATS:
         try:
             v = float(value)
