@@ -32,6 +32,7 @@ except ImportError:  # run from the source tree without PYTHONPATH
 # JAX must not take most of the GPU's memory before the other tests run.
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
+OVERHEAD = {}  # filled by test_overhead.py, printed in the summary
 SEED = int(os.environ.get("WK_SEED", str(int.from_bytes(os.urandom(4), "little"))))
 _t0 = time.time()
 
@@ -64,6 +65,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for rep in tr.stats.get("skipped", []):
         reason = str(rep.longrepr[2]) if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
         reasons[reason] = reasons.get(reason, 0) + 1
+    for what, us in OVERHEAD.items():
+        tr.write_line("host cost per call (stub library): %-40s %6.2f us" % (what, us))
     for reason, k in sorted(reasons.items(), key=lambda kv: -kv[1])[:8]:
         tr.write_line("  skipped %4d: %s" % (k, reason))
     path = config.getoption("--wk-json")
