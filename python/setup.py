@@ -68,12 +68,24 @@ def build_library():
     return lib
 
 
+def bundled_path(path):
+    """WARPKIT_BUNDLE_LIBRARY as a file: a relative path is taken from the
+    directory pip was started in ($PWD), else the repository root."""
+    if os.path.isabs(path):
+        return path
+    for base in (os.environ.get("PWD", ""), ROOT, HERE):
+        p = os.path.join(base, path)
+        if base and os.path.exists(p):
+            return p
+    raise RuntimeError("warpkit: WARPKIT_BUNDLE_LIBRARY=%s: no such file" % path)
+
+
 class BuildPy(build_py):
     def run(self):
         super().run()
         if BUNDLE.lower() == "none":
             return
-        lib = BUNDLE or build_library()
+        lib = bundled_path(BUNDLE) if BUNDLE else build_library()
         dest = os.path.join(self.build_lib, "warpkit", "libwarpkit.so")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copyfile(os.path.realpath(lib), dest)  # the file, not the symlink chain
