@@ -2,12 +2,10 @@
 on top of the C call.  The numbers are printed in the summary; the bounds are
 loose (shared CI machines), the GPU benchmark measures the real thing."""
 
-import ctypes
 import importlib.util
 import sys
 import time
 
-import pytest
 
 import conftest
 import fake_torch
