@@ -42,7 +42,8 @@ def test_torch_current_and_explicit_streams(request):
     other.wait_stream(torch.cuda.current_stream())
     s2 = warpkit.sum(x, stream=other)  # explicit: a torch stream object
     kept, count = warpkit.select(x, ">", 0.5, stream=other.cuda_stream)  # a raw handle
-    k2 = warpkit.trim(kept, count, stream=other)
+    k2 = warpkit.trim(kept, count, stream=other)  # synchronizes `other`
+    other.synchronize()
     assert_equal(B.download(s2), B.download(s1), "same bits on another stream")
     assert len(k2) == len(k)
 

@@ -424,8 +424,8 @@ def dlpack_view(x, stream, what):
     s = stream_handle(stream) if explicit else 0
     try:
         capsule = x.__dlpack__(stream=1 if s == 0 else s)
-    except TypeError:
-        capsule = x.__dlpack__()
+    except Exception:  # a producer without the stream argument: it then
+        capsule = x.__dlpack__()  # assumes the legacy default stream
     t = dlpack_tensor(capsule, what)
     key = (t.dtype.code, t.dtype.bits, t.dtype.lanes)
     dt = D.DLPACK.get(key)
