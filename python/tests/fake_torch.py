@@ -1,0 +1,97 @@
+"""A minimal stand-in for the parts of PyTorch that warpkit's fast path uses,
+to run that path on the stub library without a GPU or torch.  Used only when
+the real torch is not installed."""
+
+import contextlib
+import math
+import types
+
+
+class dtype:
+    def __init__(self, name, itemsize):
+        self.name, self.itemsize = name, itemsize
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+class Device:
+    def __init__(self, type_, index=None):
+        self.type, self.index = type_, index
+
+    def __repr__(self):
+        return "%s:%s" % (self.type, self.index) if self.index is not None else self.type
+
+
+class Tensor:
+    def __init__(self, ptr, shape, dt, device=0, contiguous=True):
+        self._ptr, self.shape, self.dtype, self._dev, self._contig = ptr, tuple(shape), dt, device, contiguous
+
+    @property
+    def is_cuda(self):
+        return self._dev >= 0
+
+    @property
+    def device(self):
+        return Device("cuda", self._dev) if self._dev >= 0 else Device("cpu")
+
+    def get_device(self):
+        return self._dev
+
+    def is_contiguous(self):
+        return self._contig
+
+    def data_ptr(self):
+        return self._ptr
+
+    def numel(self):
+        return math.prod(self.shape)
+
+    def stride(self):
+        return tuple(1 for _ in self.shape)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            start, stop, _ = k.indices(self.shape[0])
+            return Tensor(self._ptr + start * self.dtype.itemsize, (stop - start,), self.dtype, self._dev)
+        return Tensor(self._ptr + k * self.dtype.itemsize, (), self.dtype, self._dev)
+
+    def view(self, dt):
+        return Tensor(self._ptr, (self.numel() * self.dtype.itemsize // dt.itemsize,), dt, self._dev)
+
+
+def make():
+    torch = types.ModuleType("torch")
+    torch.__version__ = "fake"
+    for name, size in [("int32", 4), ("uint32", 4), ("int64", 8), ("uint64", 8), ("float32", 4),
+                       ("float64", 8), ("float16", 2), ("bfloat16", 2), ("bool", 1), ("uint8", 1),
+                       ("complex64", 8)]:
+        setattr(torch, name, dtype(name, size))
+    torch.Tensor = Tensor
+    torch.device = Device
+    state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[])
+
+    def empty(shape, dtype, device):
+        t = Tensor(state.next, shape if isinstance(shape, tuple) else (shape,), dtype, device.index)
+        state.next += 0x1000
+        state.allocs.append((t, state.stream_ctx[-1] if state.stream_ctx else None))
+        return t
+
+    torch.empty = empty
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda dev: state.current[dev])
+
+    class ExternalStream:
+        def __init__(self, handle, device=None):
+            self.cuda_stream = handle
+
+    @contextlib.contextmanager
+    def stream(s):
+        state.stream_ctx.append(s.cuda_stream)
+        try:
+            yield
+        finally:
+            state.stream_ctx.pop()
+
+    torch.cuda = types.SimpleNamespace(ExternalStream=ExternalStream, stream=stream)
+    torch._state = state
+    return torch

@@ -1,0 +1,78 @@
+"""PyTorch's fast path, on the stub library with a stand-in torch module
+(only without the real torch: on the GPU machine the GPU tests cover it)."""
+
+import importlib.util
+import sys
+
+import pytest
+
+import fake_torch
+import warpkit
+from warpkit import _arrays
+from warpkit import _dtypes as D
+
+
+@pytest.fixture
+def torch(stub, monkeypatch):
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("the real torch is installed: the GPU tests cover its path")
+    t = fake_torch.make()
+    monkeypatch.setitem(sys.modules, "torch", t)
+    monkeypatch.setattr(_arrays, "_out_libs", {})
+    monkeypatch.setattr(_arrays, "VIEWERS", {})
+    from warpkit import _api
+    monkeypatch.setattr(_api, "_VIEWERS", _arrays.VIEWERS)
+    monkeypatch.setattr(_arrays, "fallback_outlib", None)
+    yield t
+
+
+def test_torch_sum(stub, torch):
+    x = torch.Tensor(0x1111_0000, (4, 8), torch.float32, device=1)
+    r = warpkit.sum(x)
+    c = stub.last
+    assert c.in_ == 0x1111_0000 and c.n == 32 and c.dtype == D.F32 and c.stream == 0xC1 and c.ctx == 0x1010
+    assert isinstance(r, torch.Tensor) and r.shape == () and r.dtype is torch.float32 and r._dev == 1
+    assert c.out == r.data_ptr() and torch._state.allocs[-1][1] is None
+
+
+@pytest.mark.parametrize("name,code", [("int32", 0), ("uint32", 1), ("int64", 2), ("uint64", 3),
+                                       ("float32", 4), ("float64", 5), ("float16", 6), ("bfloat16", 7)])
+def test_torch_dtypes(stub, torch, name, code):
+    warpkit.max(torch.Tensor(0x1000, (3,), getattr(torch, name)))
+    assert stub.last.dtype == code
+
+
+def test_torch_argmax_index_view(stub, torch):
+    idx = warpkit.argmax(torch.Tensor(0x1000, (3,), torch.float16))
+    buf = torch._state.allocs[-1][0]
+    assert buf.dtype is torch.int64 and buf.shape == (2,) and stub.last.out == buf.data_ptr()
+    assert idx.data_ptr() == buf.data_ptr() + 8 and idx.shape == () and idx.dtype is torch.int64
+    v, idx = warpkit.argmax(torch.Tensor(0x1000, (3,), torch.float16), return_value=True)
+    assert v.dtype is torch.float16 and v.data_ptr() == torch._state.allocs[-1][0].data_ptr()
+
+
+def test_torch_explicit_stream_allocates_on_it(stub, torch):
+    class S:
+        cuda_stream = 0xABC
+    out, count = warpkit.select(torch.Tensor(0x1000, (9,), torch.float32), ">", 0.5, stream=S())
+    assert stub.last.stream == 0xABC
+    assert [s for _, s in torch._state.allocs[-2:]] == [0xABC, 0xABC]
+
+
+def test_torch_rejects(stub, torch):
+    with pytest.raises(ValueError, match="warpkit.sum: x is a torch tensor on cpu; a CUDA tensor"):
+        warpkit.sum(torch.Tensor(0x1000, (3,), torch.float32, device=-1))
+    with pytest.raises(ValueError, match="warpkit.cumsum: x is not contiguous"):
+        warpkit.cumsum(torch.Tensor(0x1000, (3, 3), torch.float32, contiguous=False))
+    with pytest.raises(TypeError, match="dtype torch.complex64"):
+        warpkit.sum(torch.Tensor(0x1000, (3,), torch.complex64))
+    with pytest.raises(TypeError, match="is a bool array"):
+        warpkit.sum(torch.Tensor(0x1000, (3,), torch.bool))
+    assert stub.calls == 0
+
+
+def test_torch_compress_mask(stub, torch):
+    out, count = warpkit.compress(torch.Tensor(0x2000, (5,), torch.bool), torch.Tensor(0x1000, (5,), torch.int64))
+    c = stub.last
+    assert c.flags == 0x2000 and c.in_ == 0x1000 and c.stream == 0xC0 and out.dtype is torch.int64
+    assert count.dtype is torch.int64 and count.shape == ()

@@ -1,0 +1,475 @@
+"""Taking arrays apart (pointer, size, dtype, device, stream) and making
+output arrays of the input's library.
+
+A *viewer* turns an array into the tuple
+
+    (ptr, n, dtype, device, stream, outlib, explicit, keep)
+
+ptr/n/dtype/device describe the contiguous data, `stream` is the CUDA stream
+handle (int) the call runs on, `outlib` makes outputs (PyTorch, CuPy, ...),
+`explicit` says whether the caller passed `stream=`, and `keep` holds anything
+that must stay alive until the C call returned (a DLPack capsule).
+
+Viewers are chosen once per Python type and cached, so the common case (a
+torch tensor, a CuPy array) costs a dict lookup and a few attribute reads.
+Nothing here copies data or synchronizes a stream.
+"""
+
+import ctypes
+import math
+import sys
+import threading
+
+from . import _dtypes as D
+from . import _lib
+
+_CUDA_MEMORY_DEVICE = 2
+_CUDA_MEMORY_MANAGED = 3
+_MEMORY_KIND = {0: "ordinary host memory", 1: "pinned host memory"}
+
+
+def _describe(x):
+    t = type(x)
+    return "%s.%s" % (t.__module__, t.__qualname__)
+
+
+# ------------------------------------------------------------------ streams
+def stream_handle(stream):
+    """The raw cudaStream_t (an int) of `stream`: an int, a PyTorch stream
+    (``.cuda_stream``), a CuPy stream (``.ptr``), an object with
+    ``__cuda_stream__`` or a Numba stream (``.handle``)."""
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        h = stream
+    else:
+        h = getattr(stream, "cuda_stream", None)
+        if h is None:
+            h = getattr(stream, "ptr", None)
+        if h is None and hasattr(stream, "__cuda_stream__"):
+            h = stream.__cuda_stream__()[1]
+        if h is None:
+            h = getattr(stream, "handle", None)
+        if isinstance(h, ctypes.c_void_p):
+            h = h.value or 0
+        if not isinstance(h, int) or isinstance(h, bool):
+            raise TypeError(
+                "warpkit: stream=%r is not a stream: pass an int handle, a PyTorch or CuPy stream, "
+                "or an object with .cuda_stream, .ptr or __cuda_stream__" % (stream,))
+    if h < 0:
+        raise ValueError("warpkit: stream handle %d is negative" % h)
+    return h
+
+
+def _same_stream(a, b):
+    # 0 and 1 (cudaStreamLegacy) are both the legacy default stream.
+    return a == b or (a in (0, 1) and b in (0, 1))
+
+
+_tls = threading.local()
+
+
+def stream_wait(producer, consumer, device):
+    """Make `consumer` wait for the work enqueued so far on `producer`
+    (an event recorded on one, waited on by the other; no host sync).
+    Events are per thread and per device, created once."""
+    cr = _lib.load().cudart()
+    events = getattr(_tls, "events", None)
+    if events is None:
+        events = _tls.events = {}
+    ev = events.get(device)
+    if ev is None:
+        prev = ctypes.c_int(-1)
+        cr.check(cr.cudaGetDevice(ctypes.byref(prev)), "cudaGetDevice")
+        if prev.value != device:
+            cr.check(cr.cudaSetDevice(device), "cudaSetDevice")
+        try:
+            h = ctypes.c_void_p()
+            cr.check(cr.cudaEventCreateWithFlags(ctypes.byref(h), 2), "cudaEventCreateWithFlags")
+        finally:
+            if prev.value != device:
+                cr.cudaSetDevice(prev.value)
+        ev = events[device] = h.value
+    cr.check(cr.cudaEventRecord(ev, producer), "cudaEventRecord")
+    cr.check(cr.cudaStreamWaitEvent(consumer, ev, 0), "cudaStreamWaitEvent")
+
+
+def stream_synchronize(handle):
+    cr = _lib.load().cudart()
+    cr.check(cr.cudaStreamSynchronize(handle), "cudaStreamSynchronize")
+
+
+def pointer_device(ptr, what):
+    """The device of a CUDA pointer; ValueError for host memory."""
+    cr = _lib.load().cudart()
+    if not ptr:
+        d = ctypes.c_int(0)
+        cr.check(cr.cudaGetDevice(ctypes.byref(d)), "cudaGetDevice")
+        return d.value
+    attrs = (ctypes.c_int * 32)()  # cudaPointerAttributes: type, device, ... (room to spare)
+    err = cr.cudaPointerGetAttributes(attrs, ptr)
+    if err == 1:  # cudaErrorInvalidValue: not a pointer CUDA knows
+        cr.cudaGetLastError()
+        raise ValueError("%s (0x%x) is not a CUDA pointer" % (what, ptr))
+    cr.check(err, "cudaPointerGetAttributes")
+    if attrs[0] not in (_CUDA_MEMORY_DEVICE, _CUDA_MEMORY_MANAGED):
+        raise ValueError("%s (0x%x) points to %s; a CUDA device array is needed (no silent copies)"
+                         % (what, ptr, _MEMORY_KIND.get(attrs[0], "host memory")))
+    return attrs[1]
+
+
+def _c_contiguous(shape, strides, itemsize):
+    expected = itemsize
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _bad_dtype(what, name):
+    return TypeError("%s has dtype %s, which is not supported; warpkit takes %s (and bool masks for compress)"
+                     % (what, name, D.SUPPORTED))
+
+
+def _not_contiguous(what, shape, strides):
+    return ValueError("%s is not contiguous (shape %s, strides %s); warpkit does not copy: pass a "
+                      "contiguous array (e.g. x.contiguous() or cupy.ascontiguousarray(x))"
+                      % (what, tuple(shape), tuple(strides)))
+
+
+# ---------------------------------------------------------- output libraries
+class TorchLib:
+    name = "torch"
+
+    def __init__(self, torch):
+        self.torch = torch
+        self.dtypes = {}
+        for name, (code, _, _) in D.DTYPES.items():
+            t = getattr(torch, name, None)
+            if t is not None:
+                self.dtypes[code] = t
+        self.dtypes[D.BOOL] = torch.bool
+        self.dtypes[D.UINT8] = torch.uint8
+        self.devices = {}
+        self.empty_ = torch.empty
+
+    def device(self, dev):
+        d = self.devices.get(dev)
+        if d is None:
+            d = self.devices[dev] = self.torch.device("cuda", dev)
+        return d
+
+    def alloc(self, shape, dt, dev, stream=None):
+        """(array, device pointer) of a new uninitialized array."""
+        tdt = self.dtypes.get(dt)
+        if tdt is None:
+            raise TypeError("warpkit: this PyTorch has no %s dtype" % D.NAME[dt])
+        if stream is None:
+            a = self.empty_(shape, dtype=tdt, device=self.devices.get(dev) or self.device(dev))
+            return a, a.data_ptr()
+        torch = self.torch
+        # Allocate on the caller's stream, so the caching allocator ties the
+        # block to the stream that writes it.
+        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=self.device(dev))):
+            a = torch.empty(shape, dtype=tdt, device=self.device(dev))
+        return a, a.data_ptr()
+
+    def reinterpret(self, a, dt):
+        return a.view(self.dtypes[dt])
+
+    def owns(self, a):
+        return isinstance(a, self.torch.Tensor)
+
+
+class CupyLib:
+    name = "cupy"
+
+    def __init__(self, cupy):
+        self.cupy = cupy
+        self.dtypes = {}
+        for name, (code, _, _) in D.DTYPES.items():
+            if name != "bfloat16":
+                self.dtypes[code] = cupy.dtype(name)
+        self.dtypes[D.BOOL] = cupy.dtype("bool")
+        self.dtypes[D.UINT8] = cupy.dtype("uint8")
+        self.get_device = cupy.cuda.runtime.getDevice
+
+    def alloc(self, shape, dt, dev, stream=None):
+        """(array, device pointer) of a new uninitialized array."""
+        cdt = self.dtypes.get(dt)
+        if cdt is None:
+            raise TypeError("warpkit: CuPy has no %s dtype: pass out= (e.g. a torch tensor)" % D.NAME[dt])
+        cupy = self.cupy
+        if stream is None and self.get_device() == dev:
+            a = cupy.empty(shape, dtype=cdt)
+        else:
+            with cupy.cuda.Device(dev):
+                if stream is None:
+                    a = cupy.empty(shape, dtype=cdt)
+                else:
+                    with cupy.cuda.ExternalStream(stream):
+                        a = cupy.empty(shape, dtype=cdt)
+        return a, a.data.ptr
+
+    def reinterpret(self, a, dt):
+        return a.view(self.dtypes[dt])
+
+    def owns(self, a):
+        return isinstance(a, self.cupy.ndarray)
+
+
+_out_libs = {}
+# Tests without a GPU set this to an object with alloc/reinterpret/owns making
+# stand-in arrays; when set it is used for inputs of other libraries.
+fallback_outlib = None
+
+
+def _torch_outlib():
+    lib = _out_libs.get("torch")
+    if lib is None:
+        import torch
+        lib = _out_libs["torch"] = TorchLib(torch)
+    return lib
+
+
+def _cupy_outlib():
+    lib = _out_libs.get("cupy")
+    if lib is None:
+        import cupy
+        lib = _out_libs["cupy"] = CupyLib(cupy)
+    return lib
+
+
+class _DefaultOutLib:
+    """Outputs for inputs of other libraries (JAX, Numba, ...): CuPy if it is
+    installed, else PyTorch; for a dtype CuPy lacks (bfloat16), PyTorch."""
+
+    name = "default"
+
+    def _pick(self, dt):
+        if fallback_outlib is not None:
+            return fallback_outlib
+        errors = []
+        for make in (_cupy_outlib, _torch_outlib):
+            try:
+                lib = make()
+            except ImportError as e:
+                errors.append(str(e))
+                continue
+            if dt in lib.dtypes:
+                return lib
+        raise TypeError("warpkit: no library to make the %s output in: install CuPy or PyTorch, or "
+                        "pass out= (%s)" % (D.NAME.get(dt, dt), "; ".join(errors) or "no %s dtype" % D.NAME[dt]))
+
+    def alloc(self, shape, dt, dev, stream=None):
+        return self._pick(dt).alloc(shape, dt, dev, stream)
+
+    def reinterpret(self, a, dt):
+        for lib in list(_out_libs.values()) + [fallback_outlib]:
+            if lib is not None and lib.owns(a):
+                return lib.reinterpret(a, dt)
+        raise TypeError("warpkit: cannot reinterpret a %s" % _describe(a))
+
+
+DEFAULT_OUTLIB = _DefaultOutLib()
+
+
+# ------------------------------------------------------------------ viewers
+def _make_torch_viewer(torch):
+    lib = _torch_outlib()
+    dts = {t: code for code, t in lib.dtypes.items()}
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(dev):
+            return torch.cuda.current_stream(dev).cuda_stream
+
+    def torch_view(x, stream, what):
+        dt = dts.get(x.dtype)
+        if dt is None:
+            raise _bad_dtype(what, x.dtype)
+        dev = x.get_device()
+        if dev < 0 or not x.is_cuda:
+            raise ValueError("%s is a torch tensor on %s; a CUDA tensor is needed (no silent copies)"
+                             % (what, x.device))
+        if not x.is_contiguous():
+            raise _not_contiguous(what, x.shape, x.stride())
+        if stream is None:
+            return x.data_ptr(), x.numel(), dt, dev, raw(dev), lib, False, None
+        return x.data_ptr(), x.numel(), dt, dev, stream_handle(stream), lib, True, None
+
+    return torch_view
+
+
+def _make_cupy_viewer(cupy):
+    lib = _cupy_outlib()
+    dts = {t: code for code, t in lib.dtypes.items()}
+    get_stream = cupy.cuda.get_current_stream
+    try:
+        get_stream(0)
+        per_device = True
+    except TypeError:
+        per_device = False
+
+    def current(dev):
+        if per_device:
+            return get_stream(dev).ptr
+        with cupy.cuda.Device(dev):
+            return get_stream().ptr
+
+    def cupy_view(x, stream, what):
+        dt = dts.get(x.dtype)
+        if dt is None:
+            raise _bad_dtype(what, x.dtype)
+        if not x.flags.c_contiguous:
+            raise _not_contiguous(what, x.shape, x.strides)
+        dev = x.device.id
+        if stream is None:
+            return x.data.ptr, x.size, dt, dev, current(dev), lib, False, None
+        return x.data.ptr, x.size, dt, dev, stream_handle(stream), lib, True, None
+
+    return cupy_view
+
+
+def cai_view(x, stream, what):
+    """__cuda_array_interface__ (v2/v3).  The `stream` entry is honoured as the
+    protocol asks: without stream= the call runs on that stream itself; with
+    stream= the given stream first waits for it (an event, no host sync)."""
+    cai = x.__cuda_array_interface__
+    try:
+        shape = tuple(cai["shape"])
+        typestr = cai["typestr"]
+        ptr = cai["data"][0] or 0
+    except (KeyError, TypeError, IndexError):
+        raise TypeError("%s has a malformed __cuda_array_interface__: %r" % (what, cai)) from None
+    dt = D.TYPESTR.get(typestr)
+    if dt is None:
+        raise _bad_dtype(what, "%r (typestr)" % typestr)
+    if cai.get("mask") is not None:
+        raise ValueError("%s is a masked array (__cuda_array_interface__ mask): not supported" % what)
+    n = math.prod(shape)
+    strides = cai.get("strides")
+    if strides is not None and n > 0 and not _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
+        raise _not_contiguous(what, shape, strides)
+    dev = pointer_device(ptr if n else 0, what)
+    producer = cai.get("stream")
+    if stream is None:
+        s = producer if producer is not None else 0
+        return ptr, n, dt, dev, s, DEFAULT_OUTLIB, False, None
+    s = stream_handle(stream)
+    if producer is not None and not _same_stream(producer, s):
+        stream_wait(producer, s, dev)
+    return ptr, n, dt, dev, s, DEFAULT_OUTLIB, True, None
+
+
+# DLPack
+_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED = 1, 2, 3, 13
+_DL_DEVICE_NAMES = {1: "the CPU", 3: "pinned host memory (kDLCUDAHost)", 4: "OpenCL", 7: "Vulkan",
+                    8: "Metal", 10: "ROCm", 14: "oneAPI"}
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+
+_capsule_get = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_get.restype = ctypes.c_void_p
+_capsule_get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_valid = ctypes.pythonapi.PyCapsule_IsValid
+_capsule_valid.restype = ctypes.c_int
+_capsule_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def dlpack_tensor(capsule, what):
+    """The DLTensor inside an (unconsumed) DLPack capsule.  The capsule is
+    not renamed: when it is dropped its own destructor calls the producer's
+    deleter, which is the protocol's rule for a capsule left unconsumed."""
+    if _capsule_valid(capsule, b"dltensor"):
+        return DLManagedTensor.from_address(_capsule_get(capsule, b"dltensor")).dl_tensor
+    if _capsule_valid(capsule, b"dltensor_versioned"):
+        return DLManagedTensorVersioned.from_address(_capsule_get(capsule, b"dltensor_versioned")).dl_tensor
+    raise TypeError("%s: __dlpack__() did not return a DLPack capsule" % what)
+
+
+def dlpack_view(x, stream, what):
+    """__dlpack__: the consumer stream is passed to __dlpack__(stream=...) so
+    the producer orders its pending work before it (legacy default stream
+    when stream= is not given: DLPack's 1)."""
+    dev_type, dev_id = x.__dlpack_device__()
+    if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        raise ValueError("%s is a %s in %s; a CUDA device array is needed (no silent copies)"
+                         % (what, _describe(x), _DL_DEVICE_NAMES.get(int(dev_type), "device type %d" % dev_type)))
+    explicit = stream is not None
+    s = stream_handle(stream) if explicit else 0
+    try:
+        capsule = x.__dlpack__(stream=1 if s == 0 else s)
+    except Exception:  # a producer without the stream argument: it then
+        capsule = x.__dlpack__()  # assumes the legacy default stream
+    t = dlpack_tensor(capsule, what)
+    key = (t.dtype.code, t.dtype.bits, t.dtype.lanes)
+    dt = D.DLPACK.get(key)
+    if dt is None:
+        raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    n = math.prod(shape)
+    if t.strides and n > 0:
+        strides = tuple(t.strides[i] for i in range(t.ndim))  # in elements
+        if not _c_contiguous(shape, strides, 1):
+            raise _not_contiguous(what, shape, strides)
+    ptr = (t.data or 0) + t.byte_offset
+    return ptr, n, dt, int(t.device.device_id), s, DEFAULT_OUTLIB, explicit, capsule
+
+
+# ------------------------------------------------------------- classifying
+VIEWERS = {}
+
+
+def classify(x, what):
+    """Pick (and cache, per type) the viewer for x."""
+    t = type(x)
+    torch = sys.modules.get("torch")
+    cupy = sys.modules.get("cupy")
+    if torch is not None and isinstance(x, torch.Tensor):
+        viewer = _make_torch_viewer(torch)
+    elif cupy is not None and isinstance(x, cupy.ndarray):
+        viewer = _make_cupy_viewer(cupy)
+    elif hasattr(t, "__dlpack__") and hasattr(t, "__dlpack_device__"):
+        viewer = dlpack_view
+    elif hasattr(x, "__cuda_array_interface__"):
+        viewer = cai_view
+    else:
+        raise TypeError("%s is a %s, not a CUDA array; warpkit takes arrays with __cuda_array_interface__ "
+                        "or __dlpack__ (CuPy, PyTorch, JAX, Numba)" % (what, _describe(x)))
+    VIEWERS[t] = viewer
+    return viewer
+
+
+def _view_any(x, stream, what):
+    v = VIEWERS.get(type(x))
+    if v is None:
+        v = classify(x, what)
+    return v(x, stream, what)
+
+
+view = _view_any
