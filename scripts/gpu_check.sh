@@ -81,7 +81,7 @@ if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
 echo "== compute-sanitizer"
 : >"$logs/sanitizer.log"
 for tool in memcheck racecheck synccheck; do
-    for t in test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api test_primitives \
+    for t in test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api test_shared_context test_primitives \
         test_compact_primitives test_ladder; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"

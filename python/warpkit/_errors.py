@@ -57,10 +57,7 @@ class LibraryNotFoundError(Error, OSError):
 
 # The C status codes (include/warpkit.h, enum wk_status) and their exception
 # classes: the only place they are listed.  tests/test_tables.py checks every
-# enumerator of the header against this table.  WK_ERROR_CAPTURE and
-# WK_ERROR_LIMIT are announced for the header; until it defines them, their
-# values here are the next free codes, and test_tables.py accepts an entry the
-# header lacks only if its code is not taken by another enumerator.
+# enumerator of the header against this table.
 STATUS = {
     "WK_SUCCESS": (0, None),
     "WK_ERROR_INVALID_ARGUMENT": (1, InvalidArgumentError),
