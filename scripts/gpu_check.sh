@@ -43,7 +43,7 @@ since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; 
 
 if [ "$phase" = all ] || [ "$phase" = tests ] || [ "$phase" = tests-default ]; then
 echo "== tests (default)"
-# The default run: what `ctest --test-dir build` runs, one test at a time
+# The default run: what the README's `ctest --test-dir build -j 4` runs
 # (the label large left out: there its tests only skip), timed: the wall
 # seconds go to ctest-seconds.txt, one line per run, which the results file
 # sums.
@@ -57,7 +57,7 @@ if [ "${WK_CTEST_APPEND:-0}" != 1 ]; then
 fi
 start=$(date +%s.%N)
 # shellcheck disable=SC2086 # the arguments are meant to split
-ctest --test-dir build-gpu --output-on-failure -V -LE large ${WK_CTEST_ARGS:-} >>"$logs/ctest.log" 2>&1
+ctest --test-dir build-gpu --output-on-failure -V -j 4 -LE large ${WK_CTEST_ARGS:-} >>"$logs/ctest.log" 2>&1
 seconds=$(since "$start")
 echo "$seconds" >>"$logs/ctest-seconds.txt"
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20

@@ -78,9 +78,10 @@ static inline int wk_test_setup(wk_status st, const char *what)
  *    `large` (tests/CMakeLists.txt). */
 typedef enum wk_test_level { WK_LEVEL_QUICK, WK_LEVEL_DEFAULT, WK_LEVEL_LARGE } wk_test_level;
 
-/* 256 MiB: every launch shape still runs in the default list (scan and
- * select change shape at 16 MiB and 256 MiB inputs), at its first size. */
-#define WK_TEST_DEFAULT_MAX_BYTES ((size_t)1 << 28)
+/* 128 MiB: the default list keeps every shape up to the 4-byte partition's
+ * change at 128 MiB; the shapes of 256 MiB and more, and every size over
+ * 2^31 elements, run under the label large, which the GPU check runs. */
+#define WK_TEST_DEFAULT_MAX_BYTES ((size_t)1 << 27)
 
 static inline const char *wk_test_level_name(wk_test_level level)
 {

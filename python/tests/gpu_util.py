@@ -47,11 +47,13 @@ class Torch:
     def upload(self, host, name):
         """(device array of dtype `name`, the host values it holds as NumPy)."""
         torch = self.torch
+        # ascontiguousarray makes a 0-d array 1-d: keep the host's shape.
         if name == "bfloat16":
-            d = torch.from_numpy(np.ascontiguousarray(host, dtype=np.float32)).to(self.dev).to(torch.bfloat16)
+            d = torch.from_numpy(np.ascontiguousarray(host, dtype=np.float32)).reshape(host.shape)
+            d = d.to(self.dev).to(torch.bfloat16)
             return d, d.float().cpu().numpy()
         try:
-            d = torch.from_numpy(np.ascontiguousarray(host)).to(self.dev)
+            d = torch.from_numpy(np.ascontiguousarray(host)).reshape(host.shape).to(self.dev)
         except (TypeError, RuntimeError) as e:
             pytest.skip("torch cannot hold %s here: %s" % (name, e))
         return d, host

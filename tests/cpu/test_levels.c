@@ -33,7 +33,7 @@ static void check_split(wk_tally *t, const char *name, unsigned char *all, size_
         ok &= bytes(d + i * case_bytes) <= WK_TEST_DEFAULT_MAX_BYTES && elements(d + i * case_bytes) < ((size_t)1 << 31);
     for (size_t i = 0; i < nl; ++i)
         ok &= bytes(l + i * case_bytes) > WK_TEST_DEFAULT_MAX_BYTES;
-    snprintf(label, sizeof label, "%s: default up to 2^28 bytes, large over, every case over 2^31 elements large", name);
+    snprintf(label, sizeof label, "%s: default up to 2^27 bytes, large over, every case over 2^31 elements large", name);
     wk_expect(t, ok, label);
     /* Order kept: the default cases are the full list's, less the large ones, in order. */
     size_t j = 0;

@@ -81,7 +81,7 @@ typedef struct wk_case_list {
 } wk_case_list;
 
 /* Runs the cases of the list at the level (quick: the quick list; default:
- * the full list up to 2^28 bytes of input; large: the rest of it and the
+ * the full list up to 2^27 bytes of input; large: the rest of it and the
  * cases over 2^31 elements) and returns the exit status: 0 when all pass, 1
  * otherwise, 77 without a device. Cases skipped for lack of memory count
  * neither way. */
