@@ -105,13 +105,6 @@ template <class P> __device__ inline status_of<P> make_status(const tile_slots &
     return status_of<P>{sizeof(P) == 4 ? slots.narrow : slots.wide, (unsigned)(stamp & 0x3fffffffu)};
 }
 
-/* Ops whose result bits do not depend on the order they fold in: integer
- * ops, and float min / max (exact, -0.0 below +0.0, the canonical NaN). */
-template <class Op, class P> struct folds_in_any_order
-    : std::integral_constant<bool, std::is_integral<P>::value ||
-                                       ((std::is_same<Op, min>::value || std::is_same<Op, max>::value) &&
-                                        (std::is_same<P, float>::value || std::is_same<P, double>::value))> {};
-
 /* Windows of 32 tiles a look-back keeps before it waits: values of up to
  * lookback_windows * 32 tiles are folded in shared memory. */
 constexpr int lookback_windows = 16;
@@ -168,9 +161,9 @@ __device__ inline P look_back(const Status &ts, unsigned long long tile, Op op, 
     }
     __syncwarp();
     P prefix;
-    if constexpr (folds_in_any_order<Op, P>::value) {
-        /* Any order gives the same bits, so the warp folds the values as
-         * a tree. */
+    if constexpr (std::is_integral<P>::value) {
+        /* Integer ops are exactly associative: any order gives the same
+         * bits, so the warp folds the values as a tree. */
         P part = op.template identity<P>();
         for (unsigned i = lane; i <= count; i += 32)
             part = op(part, buffer[i]);
