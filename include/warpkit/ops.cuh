@@ -154,24 +154,6 @@ template <bool IsMax> __device__ inline float float_extreme(float a, float b)
 template <> __device__ inline float min::operator()<float>(float a, float b) const { return float_extreme<false>(a, b); }
 template <> __device__ inline float max::operator()<float>(float a, float b) const { return float_extreme<true>(a, b); }
 
-/* For double, PTX min.f64 / max.f64 order the zeros as above but return the
- * number when one operand is NaN; one unordered test puts the NaN back.
- * Three instructions on the scans' dependency chain, as the compare and
- * select had before the zeros were ordered. */
-template <bool IsMax> __device__ inline double double_extreme(double a, double b)
-{
-    double r = IsMax ? fmax(a, b) : fmin(a, b);
-    return a != a || b != b ? a + b : r;
-}
-template <> __device__ inline double min::operator()<double>(double a, double b) const
-{
-    return double_extreme<false>(a, b);
-}
-template <> __device__ inline double max::operator()<double>(double a, double b) const
-{
-    return double_extreme<true>(a, b);
-}
-
 struct bit_and {
     template <class T> __device__ T operator()(T a, T b) const { return a & b; }
     template <class T> __device__ T identity() const { return ~T(0); }
