@@ -135,7 +135,7 @@ def random_host(rng, name, n, kind="wide"):
             return rng.integers(-100 if info.min < 0 else 0, 100, n).astype(dt)
         return rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
     if kind == "small":
-        return rng.integers(-2, 3, n).astype(dt) * dt(0.5)
+        return rng.integers(-2, 3, n).astype(dt) * dt.type(0.5)
     if kind == "select":
         return rng.random(n, dtype=np.float64).astype(dt)
     if kind == "positive":
@@ -182,8 +182,10 @@ def scan_tolerance(host, name, ref, init=0.0):
 
 
 def assert_close(got, ref, tol, what):
-    got = np.asarray(got, dtype=np.float64)
-    ref = np.asarray(ref, dtype=np.float64)
+    ref = np.asarray(ref)
+    wide = np.longdouble if ref.dtype == np.longdouble else np.float64
+    got = np.asarray(got).astype(wide)
+    ref = ref.astype(wide)
     both_nan = np.isnan(got) & np.isnan(ref)
     same_inf = np.isinf(got) & (got == ref)
     err = np.where(both_nan | same_inf, 0.0, np.abs(got - ref))
