@@ -367,10 +367,9 @@ def _dtype_code(dtype):
 
 
 def reserve(n, dtype, *, device=None):
-    """Grow the scan / select workspace of `device` (default: the current
-    device) for inputs of up to n elements of dtype, so that later calls never
-    allocate (needed before capturing large scans or selects into a CUDA graph).
-    SYNCHRONIZES the device.  Never shrinks."""
+    """Grow the scan / select workspaces of `device` (default: the current
+    device) for inputs of up to n elements of dtype, so that later calls do
+    not allocate.  SYNCHRONIZES the device.  Never shrinks."""
     L = _L or _load()
     if device is None:
         device = _arrays.pointer_device(0, "reserve")  # the current device

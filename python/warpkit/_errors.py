@@ -43,8 +43,8 @@ class CudaError(Error, RuntimeError):
 
 
 class CaptureError(Error, RuntimeError):
-    """WK_ERROR_CAPTURE: a call that must synchronize or allocate was made while
-    the stream is being captured into a CUDA graph."""
+    """WK_ERROR_CAPTURE: a call that waits for the host was made while its
+    stream is being captured into a CUDA graph, or the capture is broken."""
 
 
 class LimitError(Error, ValueError):
