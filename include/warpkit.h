@@ -146,18 +146,22 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
  * Sharing: any number of host threads and streams may call through one
  * context at once. Each stream gets a workspace of its own on its first
  * call (the one made by wk_create, or a new one allocated stream-ordered on
- * that stream, with no synchronization); calls on one stream share it, in
- * stream order. When more than 16 streams have used the context, a new
+ * that stream, with no synchronization, on devices with memory pools: every
+ * CUDA GPU from sm_60 on with a current driver); calls on one stream share
+ * it, in stream order. When more than 16 streams have used the context, a new
  * stream takes over the least recently used workspace after an event wait
  * on its last call, so contexts do not grow with programs that create a
  * stream per task.
  *
  * Graphs: a call made while its stream is being captured gets a workspace
  * of its own, held by the graph until the graph and every executable graph
- * made from it are destroyed; so a graph may be replayed on any stream while
- * other calls run. Such a workspace is allocated outside the graph (once per
- * capture and stream). An executable graph must not be replayed after
- * wk_destroy of the context it captured. */
+ * made from it are destroyed; so the graph's executable may be replayed on
+ * any stream while other calls run (CUDA orders the launches of one
+ * executable). Executables instantiated from one graph (or its clones, or a
+ * child-graph node of it) share its workspaces: replay only one of them at
+ * a time. Such a workspace is allocated outside the graph, once per capture
+ * and stream; the host waits for it to be zeroed. No executable graph may be
+ * replayed after wk_destroy of the context it captured. */
 typedef struct wk_context wk_context;
 
 /* Creates a context on `device` (-1: the calling thread's current device;

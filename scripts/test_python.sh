@@ -5,8 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${WK_PYTHON_VENV:-build/python-venv}
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade pip pytest setuptools wheel
+if [ ! -x "$venv/bin/python" ] && ! python3 -m venv "$venv"; then
+    # Debian's python3 keeps venv in a package of its own.
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq python3-venv
+    rm -rf "$venv" && python3 -m venv "$venv"
+fi
+# NumPy too: without it the GPU tests skip even where a GPU is.
+"$venv/bin/python" -m pip install --quiet --upgrade pip pytest setuptools wheel numpy
 WARPKIT_BUNDLE_LIBRARY=build/src/libwarpkit.so \
     "$venv/bin/python" -m pip install --quiet --no-build-isolation ./python
 "$venv/bin/python" -m pytest python/tests -q "$@"

@@ -148,7 +148,7 @@ template <bool IsMax> __device__ inline float float_extreme(float a, float b)
         asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
     return r;
 #else
-    return (IsMax ? beats_for_max(b, a) : beats_for_min(b, a)) ? b : a;
+    return (IsMax ? beats_for_max(b, a) || zero_below(a, b) : beats_for_min(b, a) || zero_below(b, a)) ? b : a;
 #endif
 }
 template <> __device__ inline float min::operator()<float>(float a, float b) const { return float_extreme<false>(a, b); }

@@ -53,10 +53,16 @@ struct wk_workspace {
     std::mutex result_lock;
 };
 
+namespace {
+struct graph_hold;
+}
+
 struct wk_workspaces {
     std::mutex lock;
     std::atomic<int> refs{1}; /* the context's, and one per graph-held workspace */
-    bool closed = false;
+    /* Workspaces that graphs have given back, pushed by the user objects'
+     * destructors without a lock and taken in by the next acquire. */
+    std::atomic<graph_hold *> returned{nullptr};
     std::vector<wk_workspace *> all;
     size_t stream_held = 0;   /* workspaces held by streams */
     size_t reserved_tiles = 0;
@@ -70,8 +76,13 @@ namespace {
 
 struct graph_hold {
     wk_workspaces *set;
-    wk_workspace *ws;
+    wk_workspace *ws; /* null: return nothing (a hold that never reached its graph) */
+    graph_hold *next = nullptr;
 };
+
+/* The end of the returned list once wk_destroy has run: nothing is taken in
+ * after that, so a destructor that finds it frees its hold at once. */
+graph_hold *const closed_list = reinterpret_cast<graph_hold *>(alignof(graph_hold));
 
 void drop_ref(wk_workspaces *set)
 {
@@ -79,27 +90,66 @@ void drop_ref(wk_workspaces *set)
         delete set;
 }
 
-/* Runs on a CUDA thread once the graph and its executables are gone and
- * their work is done; it may make no CUDA call. */
+/* Runs on CUDA's internal thread once the graph and its executables are gone
+ * and their work is done. It may make no CUDA call and must not block (host
+ * functions of every stream wait behind it), so it only pushes the hold onto
+ * the set's returned list. */
 void CUDART_CB graph_released(void *p)
 {
     graph_hold *h = static_cast<graph_hold *>(p);
     wk_workspaces *set = h->set;
-    {
-        std::lock_guard<std::mutex> g(set->lock);
-        if (!set->closed) {
+    graph_hold *head = set->returned.load();
+    do {
+        if (head == closed_list) {
+            delete h;
+            drop_ref(set);
+            return;
+        }
+        h->next = head;
+    } while (!set->returned.compare_exchange_weak(head, h));
+}
+
+/* Takes in what graphs gave back (under the set's lock), or, with `close`,
+ * ends the list for good. */
+void take_returned(wk_workspaces *set, bool close)
+{
+    graph_hold *h = set->returned.exchange(close ? closed_list : nullptr);
+    while (h && h != closed_list) {
+        graph_hold *next = h->next;
+        if (h->ws && !close) {
             h->ws->held_by = owner::none;
             h->ws->capture_id = 0;
         }
+        delete h;
+        drop_ref(set);
+        h = next;
     }
-    delete h;
-    drop_ref(set);
 }
 
-/* How a workspace's memory is made: at wk_create and wk_scan_reserve,
- * synchronously; for a call on a stream, stream-ordered on it; during a
- * capture, outside the graph (cudaMalloc in relaxed capture mode, zeroed on
- * the context's own stream), so that nothing enters the caller's graph. */
+/* While a capture is under way on this thread, CUDA refuses calls that
+ * could synchronize (cudaMalloc, cudaFree, ...) unless the thread's mode is
+ * relaxed; the mode is the caller's again when this goes out of scope. */
+struct relaxed_capture_mode {
+    bool active;
+    cudaStreamCaptureMode previous = cudaStreamCaptureModeRelaxed;
+    explicit relaxed_capture_mode(bool on) : active(on)
+    {
+        if (active)
+            cudaThreadExchangeStreamCaptureMode(&previous);
+    }
+    ~relaxed_capture_mode()
+    {
+        if (active)
+            cudaThreadExchangeStreamCaptureMode(&previous);
+    }
+};
+
+/* How a workspace's memory is made: at wk_create and wk_scan_reserve, and
+ * on devices without memory pools, with cudaMalloc, zeroed on `stream`; for
+ * a call on a stream, stream-ordered on it; during a capture, outside the
+ * graph (cudaMalloc, zeroed on the context's own stream, with the thread in
+ * relaxed capture mode: see relaxed_capture_mode), so that nothing enters
+ * the caller's graph. */
 enum class alloc_mode { sync, stream_ordered, beside_capture };
 
 cudaError_t alloc_zeroed(wk_workspaces *set, size_t bytes, alloc_mode mode, cudaStream_t stream, buffer *out)
@@ -112,18 +162,15 @@ cudaError_t alloc_zeroed(wk_workspaces *set, size_t bytes, alloc_mode mode, cuda
         if (err == cudaSuccess)
             err = cudaMemsetAsync(b.memory, 0, bytes, stream);
     } else if (mode == alloc_mode::beside_capture) {
-        cudaStreamCaptureMode relaxed = cudaStreamCaptureModeRelaxed;
-        cudaThreadExchangeStreamCaptureMode(&relaxed);
         err = cudaMalloc(&b.memory, bytes);
         if (err == cudaSuccess)
             err = cudaMemsetAsync(b.memory, 0, bytes, set->quiet);
         if (err == cudaSuccess)
             err = cudaStreamSynchronize(set->quiet);
-        cudaThreadExchangeStreamCaptureMode(&relaxed);
     } else {
         err = cudaMalloc(&b.memory, bytes);
         if (err == cudaSuccess)
-            err = cudaMemset(b.memory, 0, bytes);
+            err = cudaMemsetAsync(b.memory, 0, bytes, stream);
     }
     if (err != cudaSuccess && b.memory) {
         if (b.stream_ordered)
@@ -136,22 +183,23 @@ cudaError_t alloc_zeroed(wk_workspaces *set, size_t bytes, alloc_mode mode, cuda
     return err;
 }
 
-void release_buffer(const buffer &b)
+/* Stream-ordered memory goes back on `stream`, after the work queued there. */
+void release_buffer(const buffer &b, cudaStream_t stream)
 {
     if (!b.memory)
         return;
     if (b.stream_ordered)
-        cudaFreeAsync(b.memory, 0);
+        cudaFreeAsync(b.memory, stream);
     else
         cudaFree(b.memory);
 }
 
-void free_workspace(wk_workspace *ws)
+void free_workspace(wk_workspace *ws, cudaStream_t stream)
 {
-    release_buffer(ws->fixed);
-    release_buffer(ws->slots);
+    release_buffer(ws->fixed, stream);
+    release_buffer(ws->slots, stream);
     for (const buffer &b : ws->retired)
-        release_buffer(b);
+        release_buffer(b, stream);
     if (ws->last_use)
         cudaEventDestroy(ws->last_use);
     delete ws;
@@ -194,7 +242,7 @@ cudaError_t make_workspace(const wk_context *ctx, wk_workspaces *set, size_t til
         err = grow_slots(set, ws, want, mode, stream);
     }
     if (err != cudaSuccess) {
-        free_workspace(ws);
+        free_workspace(ws, stream);
         return err;
     }
     (void)ctx;
@@ -248,8 +296,10 @@ cudaError_t hold_for_graph(wk_workspaces *set, wk_workspace *ws, cudaGraph_t gra
     /* The graph takes over the one reference: the destructor runs when it
      * and everything instantiated from it are destroyed. */
     err = cudaGraphRetainUserObject(graph, object, 1, cudaGraphUserObjectMove);
-    if (err != cudaSuccess)
-        cudaUserObjectRelease(object, 1); /* runs graph_released: ws stays free */
+    if (err != cudaSuccess) {
+        h->ws = nullptr; /* the graph never held it: its destructor returns nothing */
+        cudaUserObjectRelease(object, 1);
+    }
     return err;
 }
 
@@ -281,7 +331,7 @@ wk_status take_workspace(wk_context *ctx, wk_workspaces *set, cudaStream_t strea
             try {
                 set->all.push_back(ws);
             } catch (...) {
-                free_workspace(ws);
+                free_workspace(ws, stream);
                 return wk_fail(WK_ERROR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
             }
         }
@@ -323,7 +373,7 @@ extern "C" wk_status wk_workspaces_create(wk_context *ctx)
         try {
             set->all.push_back(first);
         } catch (...) {
-            free_workspace(first);
+            free_workspace(first, 0);
             return wk_fail(WK_ERROR_OUT_OF_MEMORY, "wk_create: host allocation failed");
         }
         err = cudaDeviceSynchronize();
@@ -338,9 +388,9 @@ extern "C" void wk_workspaces_destroy(wk_context *ctx)
         return;
     {
         std::lock_guard<std::mutex> g(set->lock);
-        set->closed = true;
+        take_returned(set, true);
         for (wk_workspace *ws : set->all)
-            free_workspace(ws);
+            free_workspace(ws, 0);
         set->all.clear();
         if (set->quiet)
             cudaStreamDestroy(set->quiet);
@@ -374,6 +424,8 @@ extern "C" wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, 
     const bool capturing = capture == cudaStreamCaptureStatusActive;
 
     std::lock_guard<std::mutex> g(set->lock);
+    take_returned(set, false);
+    relaxed_capture_mode mode(capturing);
     wk_workspace *ws = nullptr;
     wk_status status =
         take_workspace(ctx, set, stream, stream_id, capturing, capture_id, graph, tiles, &ws, fn);

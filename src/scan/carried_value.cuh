@@ -10,8 +10,8 @@
  * doubles do, every NaN becomes the key that wins (the largest for max,
  * the smallest for min), and the op is then an integer compare. Outputs
  * come back as the double of their key, a NaN as the canonical NaN; -0.0
- * and +0.0 get distinct keys, which only decides which of two equal zeros
- * an output shows (the header lets either stay). Only the kernels with
+ * gets the key below +0.0's, the order the header gives MIN and MAX. Only
+ * the kernels with
  * deep register tiles use the keys (scan_kernel.cuh says why). */
 #ifndef WARPKIT_SCAN_CARRIED_VALUE_CUH
 #define WARPKIT_SCAN_CARRIED_VALUE_CUH
