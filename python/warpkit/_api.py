@@ -371,10 +371,10 @@ def reserve(n, dtype, *, device=None):
     device) for inputs of up to n elements of dtype, so that later calls do
     not allocate.  SYNCHRONIZES the device.  Never shrinks."""
     L = _L or _load()
-    if device is None:
-        device = _arrays.pointer_device(0, "reserve")  # the current device
-    elif not isinstance(device, int):
-        device = getattr(device, "index", None) or getattr(device, "id", None) or 0  # torch / cupy device
+    if not isinstance(device, int):
+        # A torch.device("cuda") or a cupy Device; no index means the current one.
+        index = None if device is None else getattr(device, "index", getattr(device, "id", None))
+        device = _arrays.pointer_device(0, "reserve") if index is None else int(index)
     ctx = _CTX.get(device) or _lib.context(device)
     st = L.wk_scan_reserve(ctx, int(n), _dtype_code(dtype))
     if st:

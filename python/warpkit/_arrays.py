@@ -75,21 +75,23 @@ def stream_wait(producer, consumer, device):
     events = getattr(_tls, "events", None)
     if events is None:
         events = _tls.events = {}
-    ev = events.get(device)
-    if ev is None:
-        prev = ctypes.c_int(-1)
-        cr.check(cr.cudaGetDevice(ctypes.byref(prev)), "cudaGetDevice")
-        if prev.value != device:
-            cr.check(cr.cudaSetDevice(device), "cudaSetDevice")
-        try:
+    # With the array's device current: the event belongs to it, and the
+    # legacy and per-thread stream handles (1, 2) name that device's streams.
+    prev = ctypes.c_int(-1)
+    cr.check(cr.cudaGetDevice(ctypes.byref(prev)), "cudaGetDevice")
+    if prev.value != device:
+        cr.check(cr.cudaSetDevice(device), "cudaSetDevice")
+    try:
+        ev = events.get(device)
+        if ev is None:
             h = ctypes.c_void_p()
             cr.check(cr.cudaEventCreateWithFlags(ctypes.byref(h), 2), "cudaEventCreateWithFlags")
-        finally:
-            if prev.value != device:
-                cr.cudaSetDevice(prev.value)
-        ev = events[device] = h.value
-    cr.check(cr.cudaEventRecord(ev, producer), "cudaEventRecord")
-    cr.check(cr.cudaStreamWaitEvent(consumer, ev, 0), "cudaStreamWaitEvent")
+            ev = events[device] = h.value
+        cr.check(cr.cudaEventRecord(ev, producer), "cudaEventRecord")
+        cr.check(cr.cudaStreamWaitEvent(consumer, ev, 0), "cudaStreamWaitEvent")
+    finally:
+        if prev.value != device:
+            cr.cudaSetDevice(prev.value)
 
 
 def stream_synchronize(handle):
