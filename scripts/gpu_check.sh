@@ -6,7 +6,8 @@
 #
 # Usage: WK_COMMIT=<sha measured>
 #        [WK_PHASE=all|tests|tests-default|tests-large|sanitizer|bench|ladder]
-#        [WK_CTEST_ARGS=... WK_CTEST_APPEND=1] scripts/gpu_check.sh [OUTPUT_DIR]
+#        [WK_CTEST_ARGS=... WK_CTEST_APPEND=1] [WK_SANITIZER_TOOLS=... WK_SANITIZER_TESTS=...]
+#        scripts/gpu_check.sh [OUTPUT_DIR]
 # WK_PHASE splits the check in runs of the same build and OUTPUT_DIR: "tests"
 # (CTest: the default run, timed, then the label large; "tests-default" and
 # "tests-large" run one of the two), "sanitizer" (compute-sanitizer), "bench"
@@ -79,10 +80,13 @@ fi
 
 if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
 echo "== compute-sanitizer"
-: >"$logs/sanitizer.log"
-for tool in memcheck racecheck synccheck; do
-    for t in test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api test_shared_context test_primitives \
-        test_compact_primitives test_ladder; do
+# WK_SANITIZER_TOOLS and WK_SANITIZER_TESTS narrow the run, so that it can be
+# split over calls shorter than a time limit; each tool and test keeps its
+# own log (san_TOOL_TEST.log), which the results file reads.
+[ "${WK_CTEST_APPEND:-0}" = 1 ] || : >"$logs/sanitizer.log"
+for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
+    for t in ${WK_SANITIZER_TESTS:-test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api \
+        test_shared_context test_primitives test_compact_primitives test_ladder}; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
