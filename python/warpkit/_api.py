@@ -22,8 +22,6 @@ from ._lib import Predicate
 
 _L = None  # the loaded library (set by the first call)
 _CTX = _lib._contexts
-_VIEWERS = _arrays.VIEWERS
-_classify = _arrays.classify
 _MASKS = (D.BOOL, D.UINT8)
 
 
@@ -33,11 +31,7 @@ def _load():
     return _L
 
 
-def _view(x, stream, what):
-    v = _VIEWERS.get(type(x))
-    if v is None:
-        v = _classify(x, what)
-    return v(x, stream, what)
+_view = _arrays.view
 
 
 def _base(what):
