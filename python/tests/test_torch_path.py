@@ -20,8 +20,6 @@ def torch(stub, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", t)
     monkeypatch.setattr(_arrays, "_out_libs", {})
     monkeypatch.setattr(_arrays, "VIEWERS", {})
-    from warpkit import _api
-    monkeypatch.setattr(_api, "_VIEWERS", _arrays.VIEWERS)
     monkeypatch.setattr(_arrays, "fallback_outlib", None)
     yield t
 
