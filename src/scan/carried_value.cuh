@@ -10,9 +10,8 @@
  * doubles do, every NaN becomes the key that wins (the largest for max,
  * the smallest for min), and the op is then an integer compare. Outputs
  * come back as the double of their key, a NaN as the canonical NaN; -0.0
- * gets the key below +0.0's, the order the header gives MIN and MAX. Only
- * the kernels with
- * deep register tiles use the keys (scan_kernel.cuh says why). */
+ * gets the key below +0.0's, the order the header gives MIN and MAX, which
+ * the keys keep without the extra compare that doubles need for it. */
 #ifndef WARPKIT_SCAN_CARRIED_VALUE_CUH
 #define WARPKIT_SCAN_CARRIED_VALUE_CUH
 

@@ -52,7 +52,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
     constexpr int buffers = pipeline_buffers;
     constexpr unsigned compute_threads = Warps * 32, all_threads = compute_threads + 32;
     constexpr unsigned tile_vecs = compute_threads * Vectors;
-    using C = as_accumulator<S, Op>;
+    using C = carried<S, Op>;
     using P = typename C::type;
     const Op op;
     __shared__ tile_pipeline s_pipeline;

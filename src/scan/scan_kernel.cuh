@@ -110,12 +110,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
     constexpr int threads = Threads, warps = Threads / 32;
     static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
     constexpr size_t tile_vecs = (size_t)threads * rounds;
-    /* Only the deep tiles (8 or more vectors per thread) carry f64 min and
-     * max as keys (carried_value.cuh); the others keep the doubles. The
-     * 4-vector tiles of small inputs wait on latency, which the conversion
-     * lengthens; the deep tiles are bound by the op's instructions, which
-     * the keys shorten (docs/scan.md). */
-    using C = typename std::conditional<(rounds >= 8), carried<S, Op>, as_accumulator<S, Op>>::type;
+    using C = carried<S, Op>;
     using P = typename C::type;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp;
