@@ -117,7 +117,7 @@ def backend(name):
 
 # ------------------------------------------------------------------ inputs
 def host_np_dtype(name):
-    return np.float32 if name == "bfloat16" else np.dtype(name)
+    return np.dtype(np.float32 if name == "bfloat16" else name)
 
 
 def random_host(rng, name, n, kind="wide"):
