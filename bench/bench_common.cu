@@ -1,5 +1,8 @@
 /* The session, the pool, and the output of the benchmarks against CUB. */
 #include "bench_common.cuh"
+#ifdef WK_HAVE_CUB_LATEST
+#include "cub_latest.h"
+#endif
 
 #include <cstdio>
 
@@ -45,6 +48,9 @@ int open_session(const wk_cli_options *opts, session &s)
     std::fprintf(stderr, "read ceiling %.1f GB/s, copy ceiling %.1f GB/s\n", s.ceilings.read_gbs,
                  s.ceilings.copy_gbs);
     WK_BENCH_CHECK(cudaStreamCreate(&s.stream));
+#ifdef WK_HAVE_CUB_LATEST
+    s.cub_latest_version = wk_cub_latest_version();
+#endif
     return 0;
 }
 
@@ -104,38 +110,49 @@ void print_progress(const row &r, int op_width)
     std::string sel = selectivity_label(r);
     if (!sel.empty())
         sel = " keep " + sel;
+    char latest[64] = "";
+    if (r.cub_latest_us >= 0)
+        std::snprintf(latest, sizeof latest, "  cub latest %9.2f us (host %5.2f)", r.cub_latest_us,
+                      r.cub_latest_host_us);
     std::fprintf(stderr,
-                 "  %-*s %-4s%s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)  x%.2f  %s\n",
+                 "  %-*s %-4s%s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)%s  x%.2f  %s\n",
                  op_width, r.op.c_str(), r.dtype.c_str(), sel.c_str(), r.n, r.warpkit_us, r.warpkit_host_us,
-                 r.cub_us, r.cub_host_us, r.speedup, r.agree ? "" : "RESULTS DIFFER");
+                 r.cub_us, r.cub_host_us, latest, r.speedup, r.agree ? "" : "RESULTS DIFFER");
 }
 
 int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width, const char *ceiling)
 {
     /* The selectivity column only where some row has one, so that the
      * reduce and scan tables read as before. */
-    bool any_selectivity = false;
-    for (const row &r : rows)
+    bool any_selectivity = false, any_latest = false;
+    for (const row &r : rows) {
         any_selectivity |= r.selectivity >= 0;
-    const int sel_width = any_selectivity ? 6 : 0;
-    std::printf("%-*s %-5s%*s %12s %11s %11s %8s %9s %7s %s\n", op_width, "op", "dtype", sel_width,
-                any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us", "speedup", "GB/s", ceiling, "check");
+        any_latest |= r.cub_latest_us >= 0;
+    }
+    const int sel_width = any_selectivity ? 6 : 0, latest_width = any_latest ? 14 : 0;
+    std::printf("%-*s %-5s%*s %12s %11s %11s%*s %8s %9s %7s %s\n", op_width, "op", "dtype", sel_width,
+                any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us", latest_width,
+                any_latest ? "cub_latest_us" : "", "speedup", "GB/s", ceiling, "check");
     int disagreements = 0;
     for (const row &r : rows) {
-        std::printf("%-*s %-5s%*s %12zu %11.2f %11.2f %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(),
-                    r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us, r.speedup,
-                    r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
+        char latest[32] = "";
+        if (r.cub_latest_us >= 0)
+            std::snprintf(latest, sizeof latest, "%.2f", r.cub_latest_us);
+        std::printf("%-*s %-5s%*s %12zu %11.2f %11.2f%*s %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(),
+                    r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us,
+                    latest_width, latest, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
         disagreements += !r.agree;
     }
     std::printf("ceilings: read %.1f GB/s, copy %.1f GB/s\n", c.read_gbs, c.copy_gbs);
     return disagreements;
 }
 
-void write_json(const char *path, const char *name, const wk_ceilings &c, const std::vector<row> &rows)
+void write_json(const char *path, const session &s, const std::vector<row> &rows)
 {
+    const wk_ceilings &c = s.ceilings;
     FILE *f = std::fopen(path, "w");
     if (!f) {
-        std::fprintf(stderr, "%s: cannot write %s\n", name, path);
+        std::fprintf(stderr, "%s: cannot write %s\n", s.name, path);
         std::exit(2);
     }
     cudaDeviceProp prop;
@@ -144,22 +161,28 @@ void write_json(const char *path, const char *name, const wk_ceilings &c, const 
     WK_BENCH_CHECK(cudaGetDeviceProperties(&prop, device));
     std::fprintf(f, "{\n  \"device\": \"%s\",\n", prop.name);
     std::fprintf(f, "  \"ceilings\": {\"read_gbs\": %.1f, \"copy_gbs\": %.1f},\n", c.read_gbs, c.copy_gbs);
+    if (s.cub_latest_version)
+        std::fprintf(f, "  \"cub_latest_version\": \"%d.%d.%d\",\n", s.cub_latest_version / 1000000,
+                     s.cub_latest_version / 1000 % 1000, s.cub_latest_version % 1000);
     std::fprintf(f, "  \"bench\": [\n");
     for (size_t i = 0; i < rows.size(); ++i) {
         const row &r = rows[i];
         /* A select row names its case's selectivity and the elements its
          * input makes it keep; the other rows have neither key. */
-        char select_keys[96] = "";
+        char select_keys[96] = "", latest_keys[96] = "";
         if (r.selectivity >= 0)
             std::snprintf(select_keys, sizeof select_keys, ", \"selectivity\": %g, \"kept\": %lld", r.selectivity,
                           r.kept);
+        if (r.cub_latest_us >= 0)
+            std::snprintf(latest_keys, sizeof latest_keys, ", \"cub_latest_us\": %.3f, \"cub_latest_host_us\": %.3f",
+                          r.cub_latest_us, r.cub_latest_host_us);
         std::fprintf(f,
                      "    {\"op\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "
-                     "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f}%s\n",
+                     "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f%s}%s\n",
                      r.op.c_str(), r.dtype.c_str(), r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
-                     r.pct_of_ceiling,
-                     r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, i + 1 < rows.size() ? "," : "");
+                     r.pct_of_ceiling, r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, latest_keys,
+                     i + 1 < rows.size() ? "," : "");
     }
     std::fprintf(f, "  ]\n}\n");
     std::fclose(f);
@@ -169,7 +192,7 @@ int report::finish(const session &s, const char *ceiling, const char *json_path)
 {
     int disagreements = print_table(rows, s.ceilings, op_width, ceiling);
     if (json_path)
-        write_json(json_path, s.name, s.ceilings, rows);
+        write_json(json_path, s, rows);
     return disagreements;
 }
 

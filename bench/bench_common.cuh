@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -37,6 +39,9 @@ struct row {
      * case is built to keep, and how many its input makes it keep. */
     double selectivity = -1;
     long long kept = -1;
+    /* The newest CUB's time where it was built in (cub_latest.h); negative
+     * elsewhere. */
+    double cub_latest_us = -1, cub_latest_host_us = -1;
 };
 
 /* Fills in the times and the derived columns: speedup is CUB's time over
@@ -51,6 +56,7 @@ struct session {
     size_t min_n = 0, max_n = 0;
     wk_ceilings ceilings{};
     cudaStream_t stream = nullptr;
+    int cub_latest_version = 0; /* CCCL_VERSION of the newest CUB, 0 without it */
 };
 
 /* Creates the context, reads the size range from the options (--min-n,
@@ -148,6 +154,18 @@ std::pair<call_time, call_time> time_walk(W warpkit, C cub, int repeats, cudaStr
     walk w;
     return time_interleaved([&](long long) { return warpkit(w.take()); }, [&](long long) { return cub(w.take()); },
                             repeats, stream);
+}
+
+/* The same with more contenders: calls[i](j) makes contender i's call on
+ * slot j; the medians come back in the same order. */
+inline std::vector<call_time> time_walk_all(const std::vector<std::function<bool(long long)>> &calls, int repeats,
+                                            cudaStream_t stream)
+{
+    auto w = std::make_shared<walk>();
+    std::vector<std::function<bool(long long)>> on_walk;
+    for (const auto &c : calls)
+        on_walk.push_back([w, c](long long) { return c(w->take()); });
+    return time_rounds(on_walk, repeats, stream);
 }
 
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with
@@ -259,9 +277,10 @@ void print_progress(const row &r, int op_width);
  * percent column ("%read", "%copy"). Returns the rows that disagree. */
 int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width, const char *ceiling);
 
-/* Writes the device, the ceilings and the rows as JSON (the "bench" list of
- * the results file); exits with status 2 if the file cannot be written. */
-void write_json(const char *path, const char *name, const wk_ceilings &c, const std::vector<row> &rows);
+/* Writes the device, the ceilings, the newest CUB's version where it is built
+ * in, and the rows as JSON (the "bench" list of the results file); exits
+ * with status 2 if the file cannot be written. */
+void write_json(const char *path, const session &s, const std::vector<row> &rows);
 
 /* The rows of a run: each printed as progress when it is added; at the end
  * the table, and the JSON when there is a path. finish returns the rows

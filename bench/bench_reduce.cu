@@ -8,6 +8,9 @@
  * n elements once, so the bandwidth is n * sizeof(T) / time, reported
  * against the read ceiling. */
 #include "bench_common.cuh"
+#ifdef WK_HAVE_CUB_LATEST
+#include "cub_latest.h"
+#endif
 
 #include <cub/device/device_reduce.cuh>
 
@@ -56,6 +59,49 @@ template <class T> struct cub_runner {
     }
 };
 
+#ifdef WK_HAVE_CUB_LATEST
+/* The newest CUB's two-phase call, and for sums its single-pass one; the
+ * row keeps the faster. */
+struct cub_latest_runner {
+    wk_op op;
+    wk_dtype dtype;
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    void *d_value;
+    int64_t *d_index;
+
+    cudaError_t run(const void *in, size_t n, cudaStream_t s)
+    {
+        return wk_cub_latest_reduce(op, dtype, in, d_value, d_index, n, temp, &temp_bytes, s);
+    }
+    cudaError_t run_single_pass(const void *in, size_t n, cudaStream_t s)
+    {
+        return wk_cub_latest_sum_single_pass(dtype, in, d_value, n, s);
+    }
+    void prepare(const void *in, size_t n, cudaStream_t s)
+    {
+        WK_BENCH_CHECK(cudaMalloc(&d_value, sizeof(double)));
+        WK_BENCH_CHECK(cudaMalloc(&d_index, sizeof(int64_t)));
+        temp = nullptr;
+        WK_BENCH_CHECK(run(in, n, s)); /* size query */
+        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
+    }
+    void release()
+    {
+        cudaFree(temp);
+        cudaFree(d_value);
+        cudaFree(d_index);
+    }
+    /* The value and index of the last call, after the stream's work. */
+    template <class T> void read(T &value, int64_t &index, cudaStream_t s) const
+    {
+        WK_BENCH_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
+        WK_BENCH_CHECK(cudaMemcpyAsync(&index, d_index, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+        WK_BENCH_CHECK(cudaStreamSynchronize(s));
+    }
+};
+#endif
+
 /* warpkit's and CUB's answers on the same input agree: exactly for
  * integers, min and argmax; for float sums within 2 n eps, a loose bound on
  * what two summation orders can differ by for these inputs (|x| < 1, so
@@ -90,9 +136,20 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     cub_runner<T> cub{op};
     cub.prepare(input(0), n, s);
 
-    auto times = wk::bench::time_walk(
-        [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; },
-        [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, repeats, s);
+    auto warpkit_call = [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; };
+    auto cub_call = [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; };
+#ifdef WK_HAVE_CUB_LATEST
+    cub_latest_runner latest{op, dtype};
+    latest.prepare(input(0), n, s);
+    std::vector<std::function<bool(long long)>> calls = {
+        warpkit_call, cub_call, [&](long long j) { return latest.run(input(j), n, s) == cudaSuccess; }};
+    if (op == WK_SUM)
+        calls.push_back([&](long long j) { return latest.run_single_pass(input(j), n, s) == cudaSuccess; });
+    const std::vector<wk::bench::call_time> all = wk::bench::time_walk_all(calls, repeats, s);
+    const std::pair<wk::bench::call_time, wk::bench::call_time> times = {all[0], all[1]};
+#else
+    auto times = wk::bench::time_walk(warpkit_call, cub_call, repeats, s);
+#endif
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -104,11 +161,32 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     WK_BENCH_CHECK(cudaMemcpyAsync(&cub_value, cub.d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
     WK_BENCH_CHECK(cudaMemcpyAsync(&cub_index, cub.d_index, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     WK_BENCH_CHECK(cudaStreamSynchronize(s));
+    bool agree = results_agree<T>(op, wk_result, cub_value, cub_index, n);
+#ifdef WK_HAVE_CUB_LATEST
+    /* The newest CUB's answers against the toolkit CUB's, each form once. */
+    T latest_value;
+    int64_t latest_index = cub_index;
+    for (int form = 0; form < (op == WK_SUM ? 2 : 1); ++form) {
+        WK_BENCH_CHECK(form ? latest.run_single_pass(input(0), n, s) : latest.run(input(0), n, s));
+        latest.read(latest_value, latest_index, s);
+        if (op == WK_SUM && std::is_floating_point<T>::value)
+            agree &= std::fabs((double)latest_value - (double)cub_value) <=
+                     (double)n * 2.0 * std::numeric_limits<T>::epsilon();
+        else
+            agree &= latest_value == cub_value && (op != WK_ARGMAX || latest_index == cub_index);
+    }
+    latest.release();
+#endif
     cub.release();
     WK_BENCH_CHECK(cudaFree(d_out));
 
-    return wk::bench::make_row(name, dtype, n, times.first, times.second, (double)bytes, read_gbs,
-                               results_agree<T>(op, wk_result, cub_value, cub_index, n));
+    row r = wk::bench::make_row(name, dtype, n, times.first, times.second, (double)bytes, read_gbs, agree);
+#ifdef WK_HAVE_CUB_LATEST
+    const wk::bench::call_time &fastest = all.size() > 3 && all[3].gpu_us < all[2].gpu_us ? all[3] : all[2];
+    r.cub_latest_us = fastest.gpu_us;
+    r.cub_latest_host_us = fastest.host_us;
+#endif
+    return r;
 }
 
 } // namespace

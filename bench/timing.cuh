@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -126,6 +128,26 @@ std::pair<call_time, call_time> time_interleaved(A a, B b, int repeats, cudaStre
         tb.sample();
     }
     return {ta.median(), tb.median()};
+}
+
+/* Any number of kinds of call timed in rounds, one batch of each per round,
+ * as time_interleaved does for two. */
+inline std::vector<call_time> time_rounds(const std::vector<std::function<bool(long long)>> &calls, int repeats,
+                                          cudaStream_t stream, double batch_us = 2000.0)
+{
+    using timer = batch_timer<std::function<bool(long long)>>;
+    std::vector<std::unique_ptr<timer>> timers;
+    for (const auto &c : calls)
+        timers.emplace_back(new timer(c, stream, batch_us));
+    for (auto &t : timers)
+        t->warm_up(warm_up_us);
+    for (int r = 0; r < repeats; ++r)
+        for (auto &t : timers)
+            t->sample();
+    std::vector<call_time> medians;
+    for (auto &t : timers)
+        medians.push_back(t->median());
+    return medians;
 }
 
 /* The GPU time alone. */

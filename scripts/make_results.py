@@ -90,6 +90,8 @@ def main():
         "device": runs[0]["device"],
         "date": datetime.date.today().isoformat(),
         "ceilings": runs[0]["ceilings"],
+        **({"cub_latest_version": v} if (v := next((r["cub_latest_version"] for r in runs
+                                                  if "cub_latest_version" in r), None)) else {}),
         "tests": test_counts(a.ctest, a.ctest_large, a.ctest_seconds),
         "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
                       for t in ("memcheck", "racecheck", "synccheck")},
