@@ -16,6 +16,14 @@ s = torch.cuda.current_stream().cuda_stream
 cr = L.cudart()
 pinned = torch.empty(1, dtype=torch.int64, pin_memory=True)
 hp = pinned.data_ptr()
+try:
+    memcpy = L.cdll.cudaMemcpyAsync
+except AttributeError:
+    memcpy = ctypes.CDLL(cr.origin).cudaMemcpyAsync
+memcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+memcpy.restype = ctypes.c_int
+
+
 def per_call(fn, reps=20000):
     for _ in range(2000): fn()
     torch.cuda.synchronize()
@@ -51,6 +59,10 @@ cases = [
     ("cnt.item()", lambda: cnt.item()),
     ("out[:k]", lambda: out[:100]),
     ("cudaStreamSynchronize", lambda: cr.cudaStreamSynchronize(s)),
+    ("out.narrow(0, 0, k)", lambda: out.narrow(0, 0, 100)),
+    ("x.new_empty(n)", lambda: x.new_empty(n)),
+    ("x.new_empty((), dtype=int64)", lambda: x.new_empty((), dtype=torch.int64)),
+    ("count to pinned + sync (cudart)", lambda: (memcpy(hp, cnt.data_ptr(), 8, 2, s), cr.cudaStreamSynchronize(s))),
 ]
 for name, fn in cases:
     try:
