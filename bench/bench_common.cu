@@ -27,6 +27,17 @@ row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit,
     return r;
 }
 
+row make_row(const char *op, wk_dtype dtype, size_t n, const contender_times &t, double bytes, double ceiling_gbs,
+             bool agree)
+{
+    row r = make_row(op, dtype, n, t.warpkit, t.cub, bytes, ceiling_gbs, agree);
+    if (t.has_latest) {
+        r.cub_latest_us = t.latest.gpu_us;
+        r.cub_latest_host_us = t.latest.host_us;
+    }
+    return r;
+}
+
 int open_session(const wk_cli_options *opts, session &s)
 {
     wk_status st = wk_create(&s.ctx, opts->device);

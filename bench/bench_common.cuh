@@ -49,6 +49,12 @@ struct row {
 row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit, const call_time &cub, double bytes,
              double ceiling_gbs, bool agree);
 
+/* The same from a case's contender_times (below), with the newest CUB's
+ * time where it ran. */
+struct contender_times;
+row make_row(const char *op, wk_dtype dtype, size_t n, const contender_times &t, double bytes, double ceiling_gbs,
+             bool agree);
+
 /* The context, the sizes to run and the ceilings, shared by every case. */
 struct session {
     const char *name; /* "warpkit bench", for messages */
@@ -166,6 +172,37 @@ inline std::vector<call_time> time_walk_all(const std::vector<std::function<bool
     for (const auto &c : calls)
         on_walk.push_back([w, c](long long) { return c(w->take()); });
     return time_rounds(on_walk, repeats, stream);
+}
+
+/* The calls of one case: warpkit's, the toolkit CUB's, and the newest
+ * CUB's where it is built in (`latest`, empty without it: one or more forms
+ * of its call, of which the row keeps the fastest), timed on one walk. */
+using slot_call = std::function<bool(long long)>;
+struct contender_times {
+    call_time warpkit, cub, latest;
+    bool has_latest = false;
+};
+inline contender_times time_contenders(const slot_call &warpkit, const slot_call &cub,
+                                       const std::vector<slot_call> &latest, int repeats, cudaStream_t stream)
+{
+    contender_times t;
+    if (latest.empty()) {
+        const auto two = time_walk(warpkit, cub, repeats, stream);
+        t.warpkit = two.first;
+        t.cub = two.second;
+        return t;
+    }
+    std::vector<slot_call> calls = {warpkit, cub};
+    calls.insert(calls.end(), latest.begin(), latest.end());
+    const std::vector<call_time> all = time_walk_all(calls, repeats, stream);
+    t.warpkit = all[0];
+    t.cub = all[1];
+    t.latest = all[2];
+    for (size_t i = 3; i < all.size(); ++i)
+        if (all[i].gpu_us < t.latest.gpu_us)
+            t.latest = all[i];
+    t.has_latest = true;
+    return t;
 }
 
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with

@@ -136,20 +136,17 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     cub_runner<T> cub{op};
     cub.prepare(input(0), n, s);
 
-    auto warpkit_call = [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; };
-    auto cub_call = [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; };
+    std::vector<wk::bench::slot_call> latest_calls;
 #ifdef WK_HAVE_CUB_LATEST
     cub_latest_runner latest{op, dtype};
     latest.prepare(input(0), n, s);
-    std::vector<std::function<bool(long long)>> calls = {
-        warpkit_call, cub_call, [&](long long j) { return latest.run(input(j), n, s) == cudaSuccess; }};
+    latest_calls.push_back([&](long long j) { return latest.run(input(j), n, s) == cudaSuccess; });
     if (op == WK_SUM)
-        calls.push_back([&](long long j) { return latest.run_single_pass(input(j), n, s) == cudaSuccess; });
-    const std::vector<wk::bench::call_time> all = wk::bench::time_walk_all(calls, repeats, s);
-    const std::pair<wk::bench::call_time, wk::bench::call_time> times = {all[0], all[1]};
-#else
-    auto times = wk::bench::time_walk(warpkit_call, cub_call, repeats, s);
+        latest_calls.push_back([&](long long j) { return latest.run_single_pass(input(j), n, s) == cudaSuccess; });
 #endif
+    const wk::bench::contender_times times = wk::bench::time_contenders(
+        [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; },
+        [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, latest_calls, repeats, s);
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -180,13 +177,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     cub.release();
     WK_BENCH_CHECK(cudaFree(d_out));
 
-    row r = wk::bench::make_row(name, dtype, n, times.first, times.second, (double)bytes, read_gbs, agree);
-#ifdef WK_HAVE_CUB_LATEST
-    const wk::bench::call_time &fastest = all.size() > 3 && all[3].gpu_us < all[2].gpu_us ? all[3] : all[2];
-    r.cub_latest_us = fastest.gpu_us;
-    r.cub_latest_host_us = fastest.host_us;
-#endif
-    return r;
+    return wk::bench::make_row(name, dtype, n, times, (double)bytes, read_gbs, agree);
 }
 
 } // namespace

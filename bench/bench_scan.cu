@@ -18,6 +18,9 @@
  * of |x|) would let a lost or doubled element through. The timed calls then
  * run on uniform values, as the reduce bench's do. */
 #include "bench_common.cuh"
+#ifdef WK_HAVE_CUB_LATEST
+#include "cub_latest.h"
+#endif
 
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
@@ -92,6 +95,30 @@ template <class T> struct cub_scan {
     void release() { WK_BENCH_CHECK(cudaFree(temp)); }
 };
 
+#ifdef WK_HAVE_CUB_LATEST
+/* The newest CUB's scan (cub_latest.h), its temp storage sized and
+ * allocated before timing. */
+struct cub_latest_scan {
+    scan_kind kind;
+    wk_dtype dtype;
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+
+    cudaError_t run(const void *in, void *out, size_t n, cudaStream_t s)
+    {
+        const wk_op op = kind == scan_kind::inclusive_max ? WK_MAX : WK_SUM;
+        return wk_cub_latest_scan(op, kind == scan_kind::exclusive_sum, dtype, in, out, n, temp, &temp_bytes, s);
+    }
+    void prepare(const void *in, void *out, size_t n, cudaStream_t s)
+    {
+        temp = nullptr;
+        WK_BENCH_CHECK(run(in, out, n, s)); /* size query */
+        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
+    }
+    void release() { WK_BENCH_CHECK(cudaFree(temp)); }
+};
+#endif
+
 /* ------------------------------------------------ the check run's inputs */
 
 /* The check run's values: for floats whole numbers in [-8, 8], so that every
@@ -143,33 +170,51 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
         fail_call(sc, dtype, n, st);
     T *cub_out = static_cast<T *>(chk.cub_out);
     WK_BENCH_CHECK(cub.run(input(0), cub_out, n, s));
-    mismatches bad = chk.compare<T>(output(0), n, s);
-    if (bad.count) {
+    /* warpkit's output against the toolkit CUB's, then the newest CUB's
+     * (where it is built in) in the same place. */
+    auto check = [&](const char *who) {
+        mismatches bad = chk.compare<T>(output(0), n, s);
+        if (!bad.count)
+            return;
         std::fprintf(stderr,
-                     "warpkit bench: %s %s n=%zu: warpkit and CUB disagree at %llu of %zu outputs; the first at "
+                     "warpkit bench: %s %s n=%zu: %s and CUB disagree at %llu of %zu outputs; the first at "
                      "index %llu:\n",
-                     sc.name, wk_dtype_name(dtype), n, bad.count, n, bad.first);
+                     sc.name, wk_dtype_name(dtype), n, who, bad.count, n, bad.first);
         print_value("input", input(0), bad.first);
-        print_value("warpkit", output(0), bad.first);
+        print_value(who, output(0), bad.first);
         print_value("CUB", cub_out, bad.first);
         std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
         std::exit(1);
-    }
+    };
+    check("warpkit");
+#ifdef WK_HAVE_CUB_LATEST
+    cub_latest_scan latest{sc.kind, dtype};
+    latest.prepare(input(0), output(0), n, s);
+    WK_BENCH_CHECK(latest.run(input(0), output(0), n, s));
+    check("CUB latest");
+#endif
     /* The timed calls' values, in every slot. */
     wk::bench::fill<T>(rot, 0x5eedull + n, s);
 
     /* Both libraries take the next pair from one walk through the pool
      * (bench_common.cuh), so that no call finds its input or output in L2. */
-    auto times = wk::bench::time_walk(
+    std::vector<wk::bench::slot_call> latest_calls;
+#ifdef WK_HAVE_CUB_LATEST
+    latest_calls.push_back([&](long long j) { return latest.run(input(j), output(j), n, s) == cudaSuccess; });
+#endif
+    const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) {
             wk_status st = warpkit_scan(ctx, sc.kind, input(j), output(j), n, dtype, s);
             if (st != WK_SUCCESS)
                 fail_call(sc, dtype, n, st);
             return true;
         },
-        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, repeats, s);
+        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s);
+#ifdef WK_HAVE_CUB_LATEST
+    latest.release();
+#endif
     cub.release();
-    return wk::bench::make_row(sc.name, dtype, n, times.first, times.second, 2.0 * (double)bytes, copy_gbs, true);
+    return wk::bench::make_row(sc.name, dtype, n, times, 2.0 * (double)bytes, copy_gbs, true);
 }
 
 } // namespace

@@ -33,6 +33,9 @@
  * 1, as the scan bench's does. Selection only copies elements, so there is
  * no rounding for the two to differ by. */
 #include "bench_common.cuh"
+#ifdef WK_HAVE_CUB_LATEST
+#include "cub_latest.h"
+#endif
 
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
@@ -243,6 +246,43 @@ template <class T> struct cub_select {
     }
 };
 
+#ifdef WK_HAVE_CUB_LATEST
+/* The newest CUB's select or partition (cub_latest.h), its temp storage
+ * sized and allocated before timing. */
+template <class T> struct cub_latest_select {
+    select_kind kind;
+    wk_dtype dtype;
+    T threshold;
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    uint64_t *d_count = nullptr;
+
+    cudaError_t run(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
+    {
+        wk_cub_latest_select_kind k = WK_CUB_LATEST_SELECT_IF;
+        switch (kind) {
+        case select_kind::select_if: k = WK_CUB_LATEST_SELECT_IF; break;
+        case select_kind::flagged: k = WK_CUB_LATEST_SELECT_FLAGGED; break;
+        case select_kind::unique: k = WK_CUB_LATEST_SELECT_UNIQUE; break;
+        case select_kind::partition_if: k = WK_CUB_LATEST_PARTITION_IF; break;
+        }
+        return wk_cub_latest_select(k, dtype, in, flags, out, d_count, n, &threshold, temp, &temp_bytes, s);
+    }
+    void prepare(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
+    {
+        WK_BENCH_CHECK(cudaMalloc(&d_count, sizeof(uint64_t)));
+        temp = nullptr;
+        WK_BENCH_CHECK(run(in, flags, out, n, s)); /* size query */
+        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
+    }
+    void release()
+    {
+        WK_BENCH_CHECK(cudaFree(temp));
+        WK_BENCH_CHECK(cudaFree(d_count));
+    }
+};
+#endif
+
 [[noreturn]] void fail_call(const select_case &sc, wk_dtype dtype, size_t n, wk_status st)
 {
     std::fprintf(stderr, "warpkit bench: %s %s n=%zu: warpkit returned '%s': %s\n", sc.name, wk_dtype_name(dtype), n,
@@ -300,34 +340,64 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     const size_t kept = (size_t)cub_kept;
     /* A partition writes all n outputs; a select only the kept ones. */
     const size_t written = sc.kind == select_kind::partition_if ? n : kept;
-    mismatches bad = chk.compare<T>(output(0), written, s);
-    if (bad.count) {
+    /* warpkit's output against the toolkit CUB's, then the newest CUB's
+     * (where it is built in) in the same place. */
+    auto check = [&](const char *who) {
+        mismatches bad = chk.compare<T>(output(0), written, s);
+        if (!bad.count)
+            return;
         std::fprintf(stderr,
-                     "warpkit bench: %s %s n=%zu keep %s: warpkit and CUB disagree at %llu of %zu outputs; the "
+                     "warpkit bench: %s %s n=%zu keep %s: %s and CUB disagree at %llu of %zu outputs; the "
                      "first at index %llu:\n",
-                     sc.name, wk_dtype_name(dtype), n, pct, bad.count, written, bad.first);
-        print_value("warpkit", output(0), bad.first);
+                     sc.name, wk_dtype_name(dtype), n, pct, who, bad.count, written, bad.first);
+        print_value(who, output(0), bad.first);
         print_value("CUB", cub_out, bad.first);
         std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
         std::exit(1);
+    };
+    check("warpkit");
+#ifdef WK_HAVE_CUB_LATEST
+    cub_latest_select<T> latest{sc.kind, dtype, threshold};
+    latest.prepare(input(0), flags(0), output(0), n, s);
+    WK_BENCH_CHECK(cudaMemsetAsync(latest.d_count, 0xff, sizeof(uint64_t), s));
+    WK_BENCH_CHECK(latest.run(input(0), flags(0), output(0), n, s));
+    uint64_t latest_kept = 0;
+    WK_BENCH_CHECK(cudaMemcpyAsync(&latest_kept, latest.d_count, sizeof latest_kept, cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaStreamSynchronize(s));
+    if (latest_kept != cub_kept) {
+        std::fprintf(stderr, "warpkit bench: %s %s n=%zu keep %s: the newest CUB keeps %llu elements, CUB %llu\n",
+                     sc.name, wk_dtype_name(dtype), n, pct, (unsigned long long)latest_kept,
+                     (unsigned long long)cub_kept);
+        std::exit(1);
     }
+    check("CUB latest");
+#endif
 
     /* Both libraries take the next slot from one walk through the pool
      * (bench_common.cuh), so that no call finds its data in L2. */
-    auto times = wk::bench::time_walk(
+    std::vector<wk::bench::slot_call> latest_calls;
+#ifdef WK_HAVE_CUB_LATEST
+    latest_calls.push_back(
+        [&](long long j) { return latest.run(input(j), flags(j), output(j), n, s) == cudaSuccess; });
+#endif
+    const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) {
             wk_status st = warpkit_select(ctx, sc.kind, input(j), flags(j), output(j), wk_count, n, dtype, pred, s);
             if (st != WK_SUCCESS)
                 fail_call(sc, dtype, n, st);
             return true;
         },
-        [&](long long j) { return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess; }, repeats, s);
+        [&](long long j) { return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess; }, latest_calls,
+        repeats, s);
+#ifdef WK_HAVE_CUB_LATEST
+    latest.release();
+#endif
     cub.release();
 
     double moved = (double)(n + written) * sizeof(T); /* elements read and written */
     if (flagged)
         moved += (double)n; /* and the flags read */
-    row r = wk::bench::make_row(sc.name, dtype, n, times.first, times.second, moved, copy_gbs, true);
+    row r = wk::bench::make_row(sc.name, dtype, n, times, moved, copy_gbs, true);
     r.selectivity = selectivity;
     r.kept = (long long)kept;
     return r;

@@ -1,7 +1,12 @@
 /* The newest CUB's calls that `warpkit bench` times (cub_latest.h). */
 #include "cub_latest.h"
 
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <cuda/functional>
 
 #include <cuda/std/execution>
 #include <cuda/stream_ref>
@@ -32,6 +37,47 @@ template <class T> cudaError_t sum_single_pass_as(const void *in, void *out, siz
     return cub::DeviceReduce::Sum(static_cast<const T *>(in), static_cast<T *>(out), (int)n, env);
 }
 
+template <class T>
+cudaError_t scan_as(wk_op op, int exclusive, const void *in, void *out, size_t n, void *temp, size_t *temp_bytes,
+                    cudaStream_t s)
+{
+    const T *p = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    const int count = (int)n;
+    if (op == WK_SUM)
+        return exclusive ? cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, p, o, count, s)
+                         : cub::DeviceScan::InclusiveSum(temp, *temp_bytes, p, o, count, s);
+    if (op == WK_MAX && !exclusive)
+        return cub::DeviceScan::InclusiveScan(temp, *temp_bytes, p, o, cuda::maximum<>{}, count, s);
+    return cudaErrorInvalidValue;
+}
+
+/* The benchmark's select predicate, x < a. */
+template <class T> struct less_than {
+    T a;
+    __host__ __device__ bool operator()(const T &x) const { return x < a; }
+};
+
+template <class T>
+cudaError_t select_as(wk_cub_latest_select_kind kind, const void *in, const uint8_t *flags, void *out,
+                      uint64_t *count, size_t n, const void *threshold, void *temp, size_t *temp_bytes,
+                      cudaStream_t s)
+{
+    const T *p = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    const less_than<T> keep{*static_cast<const T *>(threshold)};
+    const int64_t items = (int64_t)n;
+    switch (kind) {
+    case WK_CUB_LATEST_SELECT_IF: return cub::DeviceSelect::If(temp, *temp_bytes, p, o, count, items, keep, s);
+    case WK_CUB_LATEST_SELECT_FLAGGED:
+        return cub::DeviceSelect::Flagged(temp, *temp_bytes, p, flags, o, count, items, s);
+    case WK_CUB_LATEST_SELECT_UNIQUE: return cub::DeviceSelect::Unique(temp, *temp_bytes, p, o, count, items, s);
+    case WK_CUB_LATEST_PARTITION_IF:
+        return cub::DevicePartition::If(temp, *temp_bytes, p, o, count, (int)n, keep, s);
+    }
+    return cudaErrorInvalidValue;
+}
+
 } // namespace
 
 WK_CUB_LATEST_API int wk_cub_latest_version(void) { return CCCL_VERSION; }
@@ -55,6 +101,30 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, cons
     case WK_F32: return sum_single_pass_as<float>(in, out, n, stream);
     case WK_F64: return sum_single_pass_as<double>(in, out, n, stream);
     case WK_I32: return sum_single_pass_as<int>(in, out, n, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_scan(wk_op op, int exclusive, wk_dtype dtype, const void *in, void *out,
+                                                 size_t n, void *temp, size_t *temp_bytes, cudaStream_t stream)
+{
+    switch (dtype) {
+    case WK_F32: return scan_as<float>(op, exclusive, in, out, n, temp, temp_bytes, stream);
+    case WK_F64: return scan_as<double>(op, exclusive, in, out, n, temp, temp_bytes, stream);
+    case WK_I32: return scan_as<int32_t>(op, exclusive, in, out, n, temp, temp_bytes, stream);
+    case WK_I64: return scan_as<int64_t>(op, exclusive, in, out, n, temp, temp_bytes, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kind, wk_dtype dtype, const void *in,
+                                                   const uint8_t *flags, void *out, uint64_t *count, size_t n,
+                                                   const void *threshold, void *temp, size_t *temp_bytes,
+                                                   cudaStream_t stream)
+{
+    switch (dtype) {
+    case WK_F32: return select_as<float>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
+    case WK_I32: return select_as<int32_t>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -29,6 +29,26 @@ cudaError_t wk_cub_latest_reduce(wk_op op, wk_dtype dtype, const void *in, void 
  * temporary storage taken from the device's stream-ordered pool. */
 cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, const void *in, void *out, size_t n, cudaStream_t stream);
 
+/* DeviceScan: for op WK_SUM an inclusive sum, or with `exclusive` an
+ * exclusive sum from 0; for WK_MAX an inclusive max scan. dtype WK_F32,
+ * WK_F64, WK_I32 or WK_I64. temp and temp_bytes as above. */
+cudaError_t wk_cub_latest_scan(wk_op op, int exclusive, wk_dtype dtype, const void *in, void *out, size_t n,
+                               void *temp, size_t *temp_bytes, cudaStream_t stream);
+
+/* DeviceSelect::If (keep x < *threshold), ::Flagged (keep where the flag
+ * byte is nonzero), ::Unique, and DevicePartition::If (x < *threshold);
+ * dtype WK_F32 or WK_I32, *threshold of that type, the count a uint64_t.
+ * temp and temp_bytes as above. */
+typedef enum wk_cub_latest_select_kind {
+    WK_CUB_LATEST_SELECT_IF = 0,
+    WK_CUB_LATEST_SELECT_FLAGGED,
+    WK_CUB_LATEST_SELECT_UNIQUE,
+    WK_CUB_LATEST_PARTITION_IF
+} wk_cub_latest_select_kind;
+cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kind, wk_dtype dtype, const void *in,
+                                 const uint8_t *flags, void *out, uint64_t *count, size_t n, const void *threshold,
+                                 void *temp, size_t *temp_bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif
