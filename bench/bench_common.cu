@@ -4,6 +4,7 @@
 #include "cub_latest.h"
 #endif
 
+#include <algorithm>
 #include <cstdio>
 
 namespace wk {
@@ -35,7 +36,109 @@ row make_row(const char *op, wk_dtype dtype, size_t n, const contender_times &t,
         r.cub_latest_us = t.latest.gpu_us;
         r.cub_latest_host_us = t.latest.host_us;
     }
+    r.regime = regime_name(t.how);
     return r;
+}
+
+const char *regime_name(regime r)
+{
+    switch (r) {
+    case regime::cold: return "cold";
+    case regime::warm: return "warm";
+    case regime::graph: return "graph";
+    }
+    return "?";
+}
+
+/* A CUDA graph of graph_calls calls of `call`, on the slots `slot` hands
+ * out; launching it is one timed call of the graph regime. */
+struct captured_calls {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+
+    captured_calls(const slot_call &call, const std::function<long long()> &slot, cudaStream_t s)
+    {
+        WK_BENCH_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        for (int i = 0; i < graph_calls; ++i)
+            if (!call(slot())) {
+                std::fprintf(stderr, "warpkit bench: a call failed during capture\n");
+                std::exit(2);
+            }
+        WK_BENCH_CHECK(cudaStreamEndCapture(s, &graph));
+        WK_BENCH_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    }
+    ~captured_calls()
+    {
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+    }
+};
+
+contender_times time_contenders(const slot_call &warpkit, const slot_call &cub, const std::vector<slot_call> &latest,
+                                int repeats, cudaStream_t stream, regime how)
+{
+    std::vector<slot_call> calls = {warpkit, cub};
+    calls.insert(calls.end(), latest.begin(), latest.end());
+    std::vector<call_time> all;
+    if (how == regime::cold && calls.size() == 2) {
+        const auto two = time_walk(warpkit, cub, repeats, stream);
+        all = {two.first, two.second};
+    } else if (how == regime::cold) {
+        all = time_walk_all(calls, repeats, stream);
+    } else if (how == regime::warm) {
+        std::vector<slot_call> on_slot_0;
+        for (const auto &c : calls)
+            on_slot_0.push_back([c](long long) { return c(0); });
+        all = time_rounds(on_slot_0, repeats, stream);
+    } else {
+        /* Each contender's graph takes the next graph_calls slots of one walk. */
+        walk w;
+        std::vector<std::unique_ptr<captured_calls>> graphs;
+        std::vector<slot_call> replays;
+        for (const auto &c : calls) {
+            graphs.emplace_back(new captured_calls(c, [&w] { return w.take(); }, stream));
+            cudaGraphExec_t exec = graphs.back()->exec;
+            replays.push_back([exec, stream](long long) { return cudaGraphLaunch(exec, stream) == cudaSuccess; });
+        }
+        all = time_rounds(replays, repeats, stream);
+        for (call_time &t : all) {
+            t.gpu_us /= graph_calls;
+            t.host_us /= graph_calls;
+        }
+        WK_BENCH_CHECK(cudaStreamSynchronize(stream));
+    }
+    contender_times t;
+    t.how = how;
+    t.warpkit = all[0];
+    t.cub = all[1];
+    if (all.size() > 2) {
+        t.latest = all[2];
+        for (size_t i = 3; i < all.size(); ++i)
+            if (all[i].gpu_us < t.latest.gpu_us)
+                t.latest = all[i];
+        t.has_latest = true;
+    }
+    return t;
+}
+
+std::vector<regime> regimes(const wk_cli_options *opts)
+{
+    switch (opts->regime) {
+    case WK_REGIME_WARM: return {regime::warm};
+    case WK_REGIME_GRAPH: return {regime::graph};
+    case WK_REGIME_ALL: return {regime::cold, regime::warm, regime::graph};
+    default: return {regime::cold};
+    }
+}
+
+std::vector<size_t> sizes(const session &s, regime how)
+{
+    std::vector<size_t> v;
+    const size_t top = how == regime::cold ? s.max_n : std::min(s.max_n, (size_t)1 << 24);
+    for (size_t n : sizes(s))
+        if (n <= top)
+            v.push_back(n);
+    return v;
 }
 
 int open_session(const wk_cli_options *opts, session &s)
@@ -126,8 +229,9 @@ void print_progress(const row &r, int op_width)
         std::snprintf(latest, sizeof latest, "  cub latest %9.2f us (host %5.2f)", r.cub_latest_us,
                       r.cub_latest_host_us);
     std::fprintf(stderr,
-                 "  %-*s %-4s%s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)%s  x%.2f  %s\n",
-                 op_width, r.op.c_str(), r.dtype.c_str(), sel.c_str(), r.n, r.warpkit_us, r.warpkit_host_us,
+                 "  %-5s %-*s %-4s%s n=%-11zu warpkit %9.2f us (host %5.2f)  cub %9.2f us (host %5.2f)%s  x%.2f  %s\n",
+                 r.regime.c_str(), op_width, r.op.c_str(), r.dtype.c_str(), sel.c_str(), r.n, r.warpkit_us,
+                 r.warpkit_host_us,
                  r.cub_us, r.cub_host_us, latest, r.speedup, r.agree ? "" : "RESULTS DIFFER");
 }
 
@@ -135,22 +239,23 @@ int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width
 {
     /* The selectivity column only where some row has one, so that the
      * reduce and scan tables read as before. */
-    bool any_selectivity = false, any_latest = false;
+    bool any_selectivity = false, any_latest = false, any_regime = false;
     for (const row &r : rows) {
         any_selectivity |= r.selectivity >= 0;
         any_latest |= r.cub_latest_us >= 0;
+        any_regime |= r.regime != "cold";
     }
-    const int sel_width = any_selectivity ? 6 : 0, latest_width = any_latest ? 14 : 0;
-    std::printf("%-*s %-5s%*s %12s %11s %11s%*s %8s %9s %7s %s\n", op_width, "op", "dtype", sel_width,
-                any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us", latest_width,
-                any_latest ? "cub_latest_us" : "", "speedup", "GB/s", ceiling, "check");
+    const int sel_width = any_selectivity ? 6 : 0, latest_width = any_latest ? 14 : 0, regime_width = any_regime ? 6 : 0;
+    std::printf("%-*s%-*s %-5s%*s %12s %11s %11s%*s %8s %9s %7s %s\n", regime_width, any_regime ? "regime" : "",
+                op_width, "op", "dtype", sel_width, any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us",
+                latest_width, any_latest ? "cub_latest_us" : "", "speedup", "GB/s", ceiling, "check");
     int disagreements = 0;
     for (const row &r : rows) {
         char latest[32] = "";
         if (r.cub_latest_us >= 0)
             std::snprintf(latest, sizeof latest, "%.2f", r.cub_latest_us);
-        std::printf("%-*s %-5s%*s %12zu %11.2f %11.2f%*s %8.2f %9.1f %7.1f %s\n", op_width, r.op.c_str(),
-                    r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us,
+        std::printf("%-*s%-*s %-5s%*s %12zu %11.2f %11.2f%*s %8.2f %9.1f %7.1f %s\n", regime_width,
+                    any_regime ? r.regime.c_str() : "", op_width, r.op.c_str(), r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us,
                     latest_width, latest, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
         disagreements += !r.agree;
     }
@@ -188,10 +293,10 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
             std::snprintf(latest_keys, sizeof latest_keys, ", \"cub_latest_us\": %.3f, \"cub_latest_host_us\": %.3f",
                           r.cub_latest_us, r.cub_latest_host_us);
         std::fprintf(f,
-                     "    {\"op\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
+                     "    {\"op\": \"%s\", \"regime\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "
                      "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f%s}%s\n",
-                     r.op.c_str(), r.dtype.c_str(), r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
+                     r.op.c_str(), r.regime.c_str(), r.dtype.c_str(), r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
                      r.pct_of_ceiling, r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, latest_keys,
                      i + 1 < rows.size() ? "," : "");
     }

@@ -28,6 +28,18 @@ constexpr size_t min_pool_bytes = (size_t)2 << 30;
 constexpr size_t default_min_n = (size_t)1 << 10;
 constexpr size_t default_max_n = (size_t)1 << 30;
 
+/* How a case's calls meet their data and the host (--regime):
+ *  - cold: each call takes the next slot of one walk through at least 2 GiB,
+ *    so that nothing it reads or writes is in L2;
+ *  - warm: every call takes slot 0, which the previous call left in L2, as in
+ *    a pipeline whose previous kernel wrote the data;
+ *  - graph: graph_calls calls on consecutive slots are captured into a CUDA
+ *    graph, whose replays are timed: what the calls cost on the GPU without
+ *    the host's launch cost. */
+enum class regime { cold, warm, graph };
+const char *regime_name(regime r);
+constexpr int graph_calls = 64;
+
 /* One line of the results: the keys of the results file's "bench" list. */
 struct row {
     std::string op, dtype;
@@ -42,6 +54,7 @@ struct row {
     /* The newest CUB's time where it was built in (cub_latest.h); negative
      * elsewhere. */
     double cub_latest_us = -1, cub_latest_host_us = -1;
+    std::string regime = "cold"; /* how the calls were timed (time_contenders) */
 };
 
 /* Fills in the times and the derived columns: speedup is CUB's time over
@@ -64,6 +77,12 @@ struct session {
     cudaStream_t stream = nullptr;
     int cub_latest_version = 0; /* CCCL_VERSION of the newest CUB, 0 without it */
 };
+
+/* The regimes a run times (--regime; cold alone by default) and the sizes of
+ * each: warm and graph stop at 2^24, where the data outgrow L2 and the launch
+ * cost is a small part of a call. */
+std::vector<regime> regimes(const wk_cli_options *opts);
+std::vector<size_t> sizes(const session &s, regime how);
 
 /* Creates the context, reads the size range from the options (--min-n,
  * --max-n, --quick), measures the ceilings and creates the stream. Returns
@@ -176,34 +195,17 @@ inline std::vector<call_time> time_walk_all(const std::vector<std::function<bool
 
 /* The calls of one case: warpkit's, the toolkit CUB's, and the newest
  * CUB's where it is built in (`latest`, empty without it: one or more forms
- * of its call, of which the row keeps the fastest), timed on one walk. */
+ * of its call, of which the row keeps the fastest), timed in rounds in the
+ * given regime. A call `c(j)` makes one call on slot j and says whether it
+ * succeeded. */
 using slot_call = std::function<bool(long long)>;
 struct contender_times {
     call_time warpkit, cub, latest;
     bool has_latest = false;
+    regime how = regime::cold;
 };
-inline contender_times time_contenders(const slot_call &warpkit, const slot_call &cub,
-                                       const std::vector<slot_call> &latest, int repeats, cudaStream_t stream)
-{
-    contender_times t;
-    if (latest.empty()) {
-        const auto two = time_walk(warpkit, cub, repeats, stream);
-        t.warpkit = two.first;
-        t.cub = two.second;
-        return t;
-    }
-    std::vector<slot_call> calls = {warpkit, cub};
-    calls.insert(calls.end(), latest.begin(), latest.end());
-    const std::vector<call_time> all = time_walk_all(calls, repeats, stream);
-    t.warpkit = all[0];
-    t.cub = all[1];
-    t.latest = all[2];
-    for (size_t i = 3; i < all.size(); ++i)
-        if (all[i].gpu_us < t.latest.gpu_us)
-            t.latest = all[i];
-    t.has_latest = true;
-    return t;
-}
+contender_times time_contenders(const slot_call &warpkit, const slot_call &cub, const std::vector<slot_call> &latest,
+                                int repeats, cudaStream_t stream, regime how = regime::cold);
 
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with
  * `buffers_per_slot` buffers per call. */

@@ -124,7 +124,7 @@ template <class T> bool results_agree(wk_op op, const void *wk_result, const T &
 
 template <class T>
 row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_dtype dtype, wk_op op, size_t n,
-               int repeats, double read_gbs, cudaStream_t s)
+               int repeats, double read_gbs, cudaStream_t s, wk::bench::regime how)
 {
     size_t bytes = n * sizeof(T);
     rotation rot(p, bytes, 1);
@@ -146,7 +146,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
 #endif
     const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; },
-        [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, latest_calls, repeats, s);
+        [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, latest_calls, repeats, s, how);
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -201,13 +201,16 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
 
     wk::bench::report rep{14, {}};
     auto add = [&](const row &r) { rep.add(r); };
-    for (size_t n : wk::bench::sizes(ses)) {
-        add(bench_case<float>(ctx, p, "reduce_sum", WK_F32, WK_SUM, n, opts->repeats, c.read_gbs, s));
-        add(bench_case<double>(ctx, p, "reduce_sum", WK_F64, WK_SUM, n, opts->repeats, c.read_gbs, s));
-        add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, opts->repeats, c.read_gbs, s));
-        add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, opts->repeats, c.read_gbs, s));
-        add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, opts->repeats, c.read_gbs, s));
-    }
+    const int r = opts->repeats;
+    const double read = c.read_gbs;
+    for (wk::bench::regime how : wk::bench::regimes(opts))
+        for (size_t n : wk::bench::sizes(ses, how)) {
+            add(bench_case<float>(ctx, p, "reduce_sum", WK_F32, WK_SUM, n, r, read, s, how));
+            add(bench_case<double>(ctx, p, "reduce_sum", WK_F64, WK_SUM, n, r, read, s, how));
+            add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, r, read, s, how));
+            add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, r, read, s, how));
+            add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, r, read, s, how));
+        }
 
     int disagreements = rep.finish(ses, "%read", opts->json_path);
 

@@ -150,7 +150,7 @@ template <class T> __global__ void fill_exact_values(T *p, size_t n, uint64_t se
 
 template <class T>
 row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const scan_case &sc, wk_dtype dtype,
-               size_t n, int repeats, double copy_gbs, cudaStream_t s)
+               size_t n, int repeats, double copy_gbs, cudaStream_t s, wk::bench::regime how)
 {
     size_t bytes = n * sizeof(T);
     rotation rot(p, bytes, 2); /* buffer 0: input, buffer 1: output */
@@ -209,7 +209,8 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
                 fail_call(sc, dtype, n, st);
             return true;
         },
-        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s);
+        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s,
+        how);
 #ifdef WK_HAVE_CUB_LATEST
     latest.release();
 #endif
@@ -238,13 +239,14 @@ extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
     auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
     const double copy = ses.ceilings.copy_gbs;
-    for (size_t n : wk::bench::sizes(ses))
-        for (const scan_case &sc : scan_cases) {
-            add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s));
-            add(bench_case<double>(ctx, p, chk, sc, WK_F64, n, reps, copy, s));
-            add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s));
-            add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s));
-        }
+    for (wk::bench::regime how : wk::bench::regimes(opts))
+        for (size_t n : wk::bench::sizes(ses, how))
+            for (const scan_case &sc : scan_cases) {
+                add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s, how));
+                add(bench_case<double>(ctx, p, chk, sc, WK_F64, n, reps, copy, s, how));
+                add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s, how));
+                add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s, how));
+            }
 
     rep.finish(ses, "%copy", opts->json_path);
 

@@ -294,7 +294,8 @@ template <class T> struct cub_latest_select {
 
 template <class T>
 row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t *wk_count, const select_case &sc,
-               wk_dtype dtype, size_t n, double selectivity, int repeats, double copy_gbs, cudaStream_t s)
+               wk_dtype dtype, size_t n, double selectivity, int repeats, double copy_gbs, cudaStream_t s,
+               wk::bench::regime how)
 {
     const size_t bytes = n * sizeof(T);
     const bool flagged = sc.kind == select_kind::flagged;
@@ -388,7 +389,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
             return true;
         },
         [&](long long j) { return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess; }, latest_calls,
-        repeats, s);
+        repeats, s, how);
 #ifdef WK_HAVE_CUB_LATEST
     latest.release();
 #endif
@@ -430,12 +431,13 @@ extern "C" int wk_bench_select_main(const wk_cli_options *opts)
     auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
     const double copy = ses.ceilings.copy_gbs;
-    for (size_t n : wk::bench::sizes(ses))
-        for (const select_case &sc : select_cases)
-            for (double sel : selectivities) {
-                add(bench_case<float>(ctx, p, chk, wk_count, sc, WK_F32, n, sel, reps, copy, s));
-                add(bench_case<int32_t>(ctx, p, chk, wk_count, sc, WK_I32, n, sel, reps, copy, s));
-            }
+    for (wk::bench::regime how : wk::bench::regimes(opts))
+        for (size_t n : wk::bench::sizes(ses, how))
+            for (const select_case &sc : select_cases)
+                for (double sel : selectivities) {
+                    add(bench_case<float>(ctx, p, chk, wk_count, sc, WK_F32, n, sel, reps, copy, s, how));
+                    add(bench_case<int32_t>(ctx, p, chk, wk_count, sc, WK_I32, n, sel, reps, copy, s, how));
+                }
 
     rep.finish(ses, "%copy", opts->json_path);
 

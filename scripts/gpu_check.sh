@@ -105,12 +105,15 @@ echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
-# WK_BENCH_OPS picks the benchmarks of this run (default: all three); the
-# results file takes every bench JSON present in OUTPUT_DIR.
+# WK_BENCH_OPS picks the benchmarks of this run (default: all three), and
+# WK_BENCH_REGIME their regimes (default all: cold over every size, warm and
+# graph up to 2^24); the results file takes every bench JSON present in
+# OUTPUT_DIR.
 for op in ${WK_BENCH_OPS:-reduce scan select}; do
     json=$out/bench-$op.json
     rm -f "$json" # a run that stops on a wrong answer writes none
-    build-gpu/tools/warpkit bench --op "$op" --repeats 15 --json "$json" 2>"$logs/bench-$op-progress.log" |
+    build-gpu/tools/warpkit bench --op "$op" --repeats 15 --regime "${WK_BENCH_REGIME:-all}" --json "$json" \
+        2>"$logs/bench-$op-progress.log" |
         tee "$logs/bench-$op.log"
     tail -n 3 "$logs/bench-$op-progress.log"
 done

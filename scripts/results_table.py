@@ -30,9 +30,12 @@ def main(path):
           f"tests {r['tests']['passed']} passed, {r['tests']['failed']} failed, {r['tests']['skipped']} skipped; "
           f"sanitizer errors: memcheck {r['sanitizer']['memcheck_errors']}, "
           f"racecheck {r['sanitizer']['racecheck_errors']}, synccheck {r['sanitizer']['synccheck_errors']}.")
-    ops = list(dict.fromkeys(row["op"] for row in r["bench"]))
+    # The cold rows (inputs never in L2); the warm and graph regimes, where
+    # present, are tabled apart (docs/results.md).
+    cold = [row for row in r["bench"] if row.get("regime", "cold") == "cold"]
+    ops = list(dict.fromkeys(row["op"] for row in cold))
     for op in ops:
-        rows = [row for row in r["bench"] if row["op"] == op]
+        rows = [row for row in cold if row["op"] == op]
         # Dtype by dtype, each at its selectivities in rising order.
         dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
         ordered = sorted(rows, key=lambda row: (dtypes.index(row["dtype"]), row.get("selectivity", 0)))

@@ -174,6 +174,13 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
         return wk_parse_primitive(value, &o->primitive) == 0
                    ? 2
                    : fail(err, err_size, "--op is reduce, scan or select", value);
+    if (strcmp(arg, "--regime") == 0) {
+        static const char *const names[] = {"cold", "warm", "graph", "all"};
+        for (int r = 0; value && r < 4; ++r)
+            if (strcmp(value, names[r]) == 0)
+                return o->regime = (wk_regime_choice)r, 2;
+        return fail(err, err_size, "--regime is cold, warm, graph or all", value);
+    }
     if (strcmp(arg, "--threads") == 0) {
         if (parse_count(value, 64, 1024, &v) != 0 || (v & (v - 1)) != 0)
             return fail(err, err_size, "threads is a power of two from 64 to 1024", value);
@@ -272,6 +279,7 @@ static const char usage_all[] =
     "  --max-n N         bench: largest size (default 2^30)\n"
     "  --repeats N       bench: timed batches per case; ladder: timed runs per row; the median (default 9)\n"
     "  --quick           verify: skip the sizes over 2^31; bench: sizes up to 2^24\n"
+    "  --regime R        bench: cold (default), warm, graph or all (see warpkit bench --help)\n"
     "  --n N             ladder: vector size (default 2^24); tune: one size instead of 2^20, 2^24, 2^26;\n"
     "                    bench: that size alone\n"
     "  --dtype T         ladder, tune: f64 (default), f32 or i32\n"
@@ -302,7 +310,7 @@ static const char usage_verify[] =
 
 static const char usage_bench[] =
     "usage: warpkit bench [--op reduce|scan|select] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"
-    "                     [--repeats N] [--quick] [--device N]\n"
+    "                     [--repeats N] [--quick] [--regime cold|warm|graph|all] [--device N]\n"
     "\n"
     "warpkit beside CUB in the same process, against the measured ceilings:\n"
     "  reduce (default)  sum (f32 f64 i32), min f32, argmax f32 beside DeviceReduce\n"
@@ -317,7 +325,11 @@ static const char usage_bench[] =
     "  --max-n N         largest size (default 2^30); sizes step by 4x\n"
     "  --n N             that size alone\n"
     "  --repeats N       timed batches per case; the median is reported (default 9)\n"
-    "  --quick           sizes up to 2^24\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
+    "  --quick           sizes up to 2^24\n"
+    "  --regime R        cold (default): inputs rotate over 2 GiB, never in L2; warm: the same buffers\n"
+    "                    every call; graph: the calls captured into a CUDA graph and replayed, without\n"
+    "                    the host's launch cost; all: the three (warm and graph up to 2^24)\n"
+    WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
 
 static const char usage_ladder[] =
     "usage: warpkit ladder [--op reduce|scan] [--n N] [--dtype T] [--threads N] [--memory M]\n"

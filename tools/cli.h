@@ -44,6 +44,14 @@ typedef enum wk_primitive {
 int wk_parse_primitive(const char *text, wk_primitive *out);
 const char *wk_primitive_name(wk_primitive primitive);
 
+/* The bench's timing regimes (--regime; bench_common.cuh says what each is). */
+typedef enum wk_regime_choice {
+    WK_REGIME_COLD = 0,
+    WK_REGIME_WARM,
+    WK_REGIME_GRAPH,
+    WK_REGIME_ALL
+} wk_regime_choice;
+
 /* Options of the subcommands. */
 typedef struct wk_cli_options {
     const char *command;   /* "info", "verify", "bench", "ladder", "help"     */
@@ -60,6 +68,7 @@ typedef struct wk_cli_options {
     int ncu;               /* --ncu: print the ncu command line of each row    */
     int repeats;           /* --repeats: timed batches per case (default 9)    */
     int quick;             /* --quick: fewer and smaller cases                 */
+    wk_regime_choice regime; /* --regime: cold (default), warm, graph or all (bench) */
     int device;            /* --device N (default -1: the current device)      */
     int help;              /* --help / -h, or `warpkit help COMMAND`: print the
                               usage of `command` ("help": all of it), exit 0 */

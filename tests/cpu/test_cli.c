@@ -133,6 +133,15 @@ int main(void)
     wk_expect(&t, parse(&o, 3, p5) == -1, "--op without a value");
     const char *p6[] = {"warpkit", "bench", "--op", "sum"};
     wk_expect(&t, parse(&o, 4, p6) == -1, "--op takes a primitive, not a reduce op");
+    wk_expect(&t, parse(&o, 2, l1) == 0 && o.regime == WK_REGIME_COLD, "--regime defaults to cold");
+    const char *r1[] = {"warpkit", "bench", "--regime", "graph", "--op", "scan"};
+    wk_expect(&t, parse(&o, 6, r1) == 0 && o.regime == WK_REGIME_GRAPH, "--regime graph");
+    const char *r2[] = {"warpkit", "bench", "--regime", "all"};
+    wk_expect(&t, parse(&o, 4, r2) == 0 && o.regime == WK_REGIME_ALL, "--regime all");
+    const char *r3[] = {"warpkit", "bench", "--regime", "hot"};
+    wk_expect(&t, parse(&o, 4, r3) == -1, "an unknown regime is refused");
+    const char *r4[] = {"warpkit", "bench", "--regime"};
+    wk_expect(&t, parse(&o, 3, r4) == -1, "--regime without a value");
     for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SELECT; ++k) {
         wk_primitive got;
         wk_expect(&t, wk_parse_primitive(wk_primitive_name((wk_primitive)k), &got) == 0 && got == (wk_primitive)k,
