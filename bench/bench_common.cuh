@@ -207,6 +207,25 @@ struct contender_times {
 contender_times time_contenders(const slot_call &warpkit, const slot_call &cub, const std::vector<slot_call> &latest,
                                 int repeats, cudaStream_t stream, regime how = regime::cold);
 
+/* A library call's temporary storage, sized by a first call without any
+ * (CUB's convention: the call then only sets temp_bytes) and allocated
+ * before timing. */
+struct temp_storage {
+    void *temp = nullptr;
+    size_t temp_bytes = 0;
+    template <class Query> void allocate(Query query)
+    {
+        temp = nullptr;
+        WK_BENCH_CHECK(query());
+        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
+    }
+    void release_temp()
+    {
+        WK_BENCH_CHECK(cudaFree(temp));
+        temp = nullptr;
+    }
+};
+
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with
  * `buffers_per_slot` buffers per call. */
 inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)

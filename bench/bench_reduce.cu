@@ -25,50 +25,55 @@ namespace {
 using wk::bench::rotation;
 using wk::bench::row;
 
-/* One CUB reduction, its temp storage sized and allocated before timing. */
-template <class T> struct cub_runner {
+/* A reduction's outputs (value, and index for arg ops) and its temp
+ * storage, allocated before timing. */
+struct reduce_buffers : wk::bench::temp_storage {
+    void *d_value = nullptr;
+    int64_t *d_index = nullptr;
+
+    template <class Query> void prepare(Query query)
+    {
+        WK_BENCH_CHECK(cudaMalloc(&d_value, sizeof(double)));
+        WK_BENCH_CHECK(cudaMalloc(&d_index, sizeof(int64_t)));
+        allocate(query); /* the size query */
+    }
+    void release()
+    {
+        release_temp();
+        WK_BENCH_CHECK(cudaFree(d_value));
+        WK_BENCH_CHECK(cudaFree(d_index));
+    }
+};
+
+/* One CUB reduction. */
+template <class T> struct cub_runner : reduce_buffers {
     wk_op op;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    T *d_value;
-    int64_t *d_index;
+    explicit cub_runner(wk_op o) : op(o) {}
 
     cudaError_t run(const T *in, size_t n, cudaStream_t s)
     {
+        T *value = static_cast<T *>(d_value);
         int count = (int)n; /* CUB's fastest path; the bench stays under 2^31 */
         switch (op) {
-        case WK_SUM: return cub::DeviceReduce::Sum(temp, temp_bytes, in, d_value, count, s);
-        case WK_MIN: return cub::DeviceReduce::Min(temp, temp_bytes, in, d_value, count, s);
-        case WK_ARGMAX: return cub::DeviceReduce::ArgMax(temp, temp_bytes, in, d_value, d_index, (int64_t)n, s);
+        case WK_SUM: return cub::DeviceReduce::Sum(temp, temp_bytes, in, value, count, s);
+        case WK_MIN: return cub::DeviceReduce::Min(temp, temp_bytes, in, value, count, s);
+        case WK_ARGMAX: return cub::DeviceReduce::ArgMax(temp, temp_bytes, in, value, d_index, (int64_t)n, s);
         default: return cudaErrorInvalidValue;
         }
     }
     void prepare(const T *in, size_t n, cudaStream_t s)
     {
-        WK_BENCH_CHECK(cudaMalloc(&d_value, sizeof(T)));
-        WK_BENCH_CHECK(cudaMalloc(&d_index, sizeof(int64_t)));
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release()
-    {
-        cudaFree(temp);
-        cudaFree(d_value);
-        cudaFree(d_index);
+        reduce_buffers::prepare([&] { return run(in, n, s); });
     }
 };
 
 #ifdef WK_HAVE_CUB_LATEST
 /* The newest CUB's two-phase call, and for sums its single-pass one; the
  * row keeps the faster. */
-struct cub_latest_runner {
+struct cub_latest_runner : reduce_buffers {
     wk_op op;
     wk_dtype dtype;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    void *d_value;
-    int64_t *d_index;
+    cub_latest_runner(wk_op o, wk_dtype d) : op(o), dtype(d) {}
 
     cudaError_t run(const void *in, size_t n, cudaStream_t s)
     {
@@ -80,24 +85,7 @@ struct cub_latest_runner {
     }
     void prepare(const void *in, size_t n, cudaStream_t s)
     {
-        WK_BENCH_CHECK(cudaMalloc(&d_value, sizeof(double)));
-        WK_BENCH_CHECK(cudaMalloc(&d_index, sizeof(int64_t)));
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release()
-    {
-        cudaFree(temp);
-        cudaFree(d_value);
-        cudaFree(d_index);
-    }
-    /* The value and index of the last call, after the stream's work. */
-    template <class T> void read(T &value, int64_t &index, cudaStream_t s) const
-    {
-        WK_BENCH_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
-        WK_BENCH_CHECK(cudaMemcpyAsync(&index, d_index, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-        WK_BENCH_CHECK(cudaStreamSynchronize(s));
+        reduce_buffers::prepare([&] { return run(in, n, s); });
     }
 };
 #endif
@@ -133,12 +121,12 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
 
     void *d_out;
     WK_BENCH_CHECK(cudaMalloc(&d_out, sizeof(wk_arg_result)));
-    cub_runner<T> cub{op};
+    cub_runner<T> cub(op);
     cub.prepare(input(0), n, s);
 
     std::vector<wk::bench::slot_call> latest_calls;
 #ifdef WK_HAVE_CUB_LATEST
-    cub_latest_runner latest{op, dtype};
+    cub_latest_runner latest(op, dtype);
     latest.prepare(input(0), n, s);
     latest_calls.push_back([&](long long j) { return latest.run(input(j), n, s) == cudaSuccess; });
     if (op == WK_SUM)
@@ -165,7 +153,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     int64_t latest_index = cub_index;
     for (int form = 0; form < (op == WK_SUM ? 2 : 1); ++form) {
         WK_BENCH_CHECK(form ? latest.run_single_pass(input(0), n, s) : latest.run(input(0), n, s));
-        latest.read(latest_value, latest_index, s);
+        WK_BENCH_CHECK(cudaMemcpyAsync(&latest_value, latest.d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
+        WK_BENCH_CHECK(cudaMemcpyAsync(&latest_index, latest.d_index, sizeof latest_index, cudaMemcpyDeviceToHost, s));
+        WK_BENCH_CHECK(cudaStreamSynchronize(s));
         if (op == WK_SUM && std::is_floating_point<T>::value)
             agree &= std::fabs((double)latest_value - (double)cub_value) <=
                      (double)n * 2.0 * std::numeric_limits<T>::epsilon();

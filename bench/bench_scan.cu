@@ -69,11 +69,10 @@ wk_status warpkit_scan(wk_context *ctx, scan_kind kind, const void *in, void *ou
     return WK_ERROR_INVALID_OP;
 }
 
-/* One CUB scan, its temp storage sized and allocated before timing. */
-template <class T> struct cub_scan {
+/* One CUB scan, its temp storage allocated before timing. */
+template <class T> struct cub_scan : wk::bench::temp_storage {
     scan_kind kind;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
+    explicit cub_scan(scan_kind k) : kind(k) {}
 
     cudaError_t run(const T *in, T *out, size_t n, cudaStream_t s)
     {
@@ -86,36 +85,22 @@ template <class T> struct cub_scan {
         }
         return cudaErrorInvalidValue;
     }
-    void prepare(const T *in, T *out, size_t n, cudaStream_t s)
-    {
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, out, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release() { WK_BENCH_CHECK(cudaFree(temp)); }
+    void prepare(const T *in, T *out, size_t n, cudaStream_t s) { allocate([&] { return run(in, out, n, s); }); }
 };
 
 #ifdef WK_HAVE_CUB_LATEST
-/* The newest CUB's scan (cub_latest.h), its temp storage sized and
- * allocated before timing. */
-struct cub_latest_scan {
+/* The newest CUB's scan (cub_latest.h). */
+struct cub_latest_scan : wk::bench::temp_storage {
     scan_kind kind;
     wk_dtype dtype;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
+    cub_latest_scan(scan_kind k, wk_dtype d) : kind(k), dtype(d) {}
 
     cudaError_t run(const void *in, void *out, size_t n, cudaStream_t s)
     {
         const wk_op op = kind == scan_kind::inclusive_max ? WK_MAX : WK_SUM;
         return wk_cub_latest_scan(op, kind == scan_kind::exclusive_sum, dtype, in, out, n, temp, &temp_bytes, s);
     }
-    void prepare(const void *in, void *out, size_t n, cudaStream_t s)
-    {
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, out, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release() { WK_BENCH_CHECK(cudaFree(temp)); }
+    void prepare(const void *in, void *out, size_t n, cudaStream_t s) { allocate([&] { return run(in, out, n, s); }); }
 };
 #endif
 
@@ -157,7 +142,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
     auto input = [&](long long k) { return reinterpret_cast<const T *>(rot.buffer(k, 0)); };
     auto output = [&](long long k) { return reinterpret_cast<T *>(rot.buffer(k, 1)); };
 
-    cub_scan<T> cub{sc.kind};
+    cub_scan<T> cub(sc.kind);
     cub.prepare(input(0), output(0), n, s);
 
     /* Both libraries on the same input, before anything is timed: values
@@ -188,7 +173,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
     };
     check("warpkit");
 #ifdef WK_HAVE_CUB_LATEST
-    cub_latest_scan latest{sc.kind, dtype};
+    cub_latest_scan latest(sc.kind, dtype);
     latest.prepare(input(0), output(0), n, s);
     WK_BENCH_CHECK(latest.run(input(0), output(0), n, s));
     check("CUB latest");
@@ -212,9 +197,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
         [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s,
         how);
 #ifdef WK_HAVE_CUB_LATEST
-    latest.release();
+    latest.release_temp();
 #endif
-    cub.release();
+    cub.release_temp();
     return wk::bench::make_row(sc.name, dtype, n, times, 2.0 * (double)bytes, copy_gbs, true);
 }
 

@@ -206,14 +206,28 @@ template <class T> struct less_than {
     __host__ __device__ bool operator()(const T &x) const { return x < a; }
 };
 
-/* One CUB select or partition, its temp storage sized and allocated before
- * timing. */
-template <class T> struct cub_select {
+/* A select's count (a uint64_t, as warpkit's) and temp storage, allocated
+ * before timing. */
+struct select_buffers : wk::bench::temp_storage {
+    uint64_t *d_count = nullptr;
+
+    template <class Query> void prepare(Query query)
+    {
+        WK_BENCH_CHECK(cudaMalloc(&d_count, sizeof(uint64_t)));
+        allocate(query); /* the size query */
+    }
+    void release()
+    {
+        release_temp();
+        WK_BENCH_CHECK(cudaFree(d_count));
+    }
+};
+
+/* One CUB select or partition. */
+template <class T> struct cub_select : select_buffers {
     select_kind kind;
     T threshold;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    uint64_t *d_count = nullptr; /* num_selected_out: a uint64_t, as warpkit's */
+    cub_select(select_kind k, T t) : kind(k), threshold(t) {}
 
     cudaError_t run(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
     {
@@ -234,28 +248,17 @@ template <class T> struct cub_select {
     }
     void prepare(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
     {
-        WK_BENCH_CHECK(cudaMalloc(&d_count, sizeof(uint64_t)));
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, flags, out, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release()
-    {
-        WK_BENCH_CHECK(cudaFree(temp));
-        WK_BENCH_CHECK(cudaFree(d_count));
+        select_buffers::prepare([&] { return run(in, flags, out, n, s); });
     }
 };
 
 #ifdef WK_HAVE_CUB_LATEST
-/* The newest CUB's select or partition (cub_latest.h), its temp storage
- * sized and allocated before timing. */
-template <class T> struct cub_latest_select {
+/* The newest CUB's select or partition (cub_latest.h). */
+template <class T> struct cub_latest_select : select_buffers {
     select_kind kind;
     wk_dtype dtype;
     T threshold;
-    void *temp = nullptr;
-    size_t temp_bytes = 0;
-    uint64_t *d_count = nullptr;
+    cub_latest_select(select_kind k, wk_dtype d, T t) : kind(k), dtype(d), threshold(t) {}
 
     cudaError_t run(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
     {
@@ -270,15 +273,7 @@ template <class T> struct cub_latest_select {
     }
     void prepare(const T *in, const uint8_t *flags, T *out, size_t n, cudaStream_t s)
     {
-        WK_BENCH_CHECK(cudaMalloc(&d_count, sizeof(uint64_t)));
-        temp = nullptr;
-        WK_BENCH_CHECK(run(in, flags, out, n, s)); /* size query */
-        WK_BENCH_CHECK(cudaMalloc(&temp, std::max<size_t>(temp_bytes, 1)));
-    }
-    void release()
-    {
-        WK_BENCH_CHECK(cudaFree(temp));
-        WK_BENCH_CHECK(cudaFree(d_count));
+        select_buffers::prepare([&] { return run(in, flags, out, n, s); });
     }
 };
 #endif
@@ -314,7 +309,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     pred.compare = WK_LESS;
     std::memcpy(&pred.a, &threshold, sizeof threshold); /* the dtype's member of wk_value */
 
-    cub_select<T> cub{sc.kind, threshold};
+    cub_select<T> cub(sc.kind, threshold);
     cub.prepare(input(0), flags(0), output(0), n, s);
 
     /* Both libraries on the same input, before anything is timed. The counts
@@ -358,7 +353,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     };
     check("warpkit");
 #ifdef WK_HAVE_CUB_LATEST
-    cub_latest_select<T> latest{sc.kind, dtype, threshold};
+    cub_latest_select<T> latest(sc.kind, dtype, threshold);
     latest.prepare(input(0), flags(0), output(0), n, s);
     WK_BENCH_CHECK(cudaMemsetAsync(latest.d_count, 0xff, sizeof(uint64_t), s));
     WK_BENCH_CHECK(latest.run(input(0), flags(0), output(0), n, s));
