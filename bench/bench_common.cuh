@@ -35,7 +35,8 @@ constexpr size_t default_max_n = (size_t)1 << 30;
  *    a pipeline whose previous kernel wrote the data;
  *  - graph: graph_calls calls on consecutive slots are captured into a CUDA
  *    graph, whose replays are timed: what the calls cost on the GPU without
- *    the host's launch cost. */
+ *    the host's launch cost. Every replay touches the same graph_calls
+ *    slots, which below about 2^18 elements fit in L2. */
 enum class regime { cold, warm, graph };
 const char *regime_name(regime r);
 constexpr int graph_calls = 64;

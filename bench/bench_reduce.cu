@@ -45,6 +45,14 @@ struct reduce_buffers : wk::bench::temp_storage {
     }
 };
 
+/* The value and index a reduction left, once the stream's work is done. */
+template <class T> void read_result(const reduce_buffers &b, T &value, int64_t &index, cudaStream_t s)
+{
+    WK_BENCH_CHECK(cudaMemcpyAsync(&value, b.d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaMemcpyAsync(&index, b.d_index, sizeof index, cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaStreamSynchronize(s));
+}
+
 /* One CUB reduction. */
 template <class T> struct cub_runner : reduce_buffers {
     wk_op op;
@@ -126,8 +134,29 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
 
     std::vector<wk::bench::slot_call> latest_calls;
 #ifdef WK_HAVE_CUB_LATEST
+    /* The newest CUB's answers, each form once, against the toolkit CUB's
+     * before anything is timed: a wrong answer is not timed. */
     cub_latest_runner latest(op, dtype);
     latest.prepare(input(0), n, s);
+    {
+        WK_BENCH_CHECK(cub.run(input(0), n, s));
+        T cub_value, latest_value;
+        int64_t cub_index, latest_index;
+        read_result(cub, cub_value, cub_index, s);
+        for (int form = 0; form < (op == WK_SUM ? 2 : 1); ++form) {
+            WK_BENCH_CHECK(form ? latest.run_single_pass(input(0), n, s) : latest.run(input(0), n, s));
+            read_result(latest, latest_value, latest_index, s);
+            const bool same = op == WK_SUM && std::is_floating_point<T>::value
+                                  ? std::fabs((double)latest_value - (double)cub_value) <=
+                                        (double)n * 2.0 * std::numeric_limits<T>::epsilon()
+                                  : latest_value == cub_value && (op != WK_ARGMAX || latest_index == cub_index);
+            if (!same) {
+                std::fprintf(stderr, "warpkit bench: %s %s n=%zu: the newest CUB's %s answer differs from CUB's\n",
+                             name, wk_dtype_name(dtype), n, form ? "single-pass" : "two-phase");
+                std::exit(1);
+            }
+        }
+    }
     latest_calls.push_back([&](long long j) { return latest.run(input(j), n, s) == cudaSuccess; });
     if (op == WK_SUM)
         latest_calls.push_back([&](long long j) { return latest.run_single_pass(input(j), n, s) == cudaSuccess; });
@@ -135,6 +164,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) { return wk_reduce(ctx, input(j), d_out, n, dtype, op, s) == WK_SUCCESS; },
         [&](long long j) { return cub.run(input(j), n, s) == cudaSuccess; }, latest_calls, repeats, s, how);
+#ifdef WK_HAVE_CUB_LATEST
+    latest.release();
+#endif
 
     /* Both on the same input once more, to compare answers. */
     WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_out, n, dtype, op, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
@@ -143,27 +175,8 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     T cub_value;
     int64_t cub_index;
     WK_BENCH_CHECK(cudaMemcpyAsync(wk_result, d_out, sizeof wk_result, cudaMemcpyDeviceToHost, s));
-    WK_BENCH_CHECK(cudaMemcpyAsync(&cub_value, cub.d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
-    WK_BENCH_CHECK(cudaMemcpyAsync(&cub_index, cub.d_index, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-    WK_BENCH_CHECK(cudaStreamSynchronize(s));
-    bool agree = results_agree<T>(op, wk_result, cub_value, cub_index, n);
-#ifdef WK_HAVE_CUB_LATEST
-    /* The newest CUB's answers against the toolkit CUB's, each form once. */
-    T latest_value;
-    int64_t latest_index = cub_index;
-    for (int form = 0; form < (op == WK_SUM ? 2 : 1); ++form) {
-        WK_BENCH_CHECK(form ? latest.run_single_pass(input(0), n, s) : latest.run(input(0), n, s));
-        WK_BENCH_CHECK(cudaMemcpyAsync(&latest_value, latest.d_value, sizeof(T), cudaMemcpyDeviceToHost, s));
-        WK_BENCH_CHECK(cudaMemcpyAsync(&latest_index, latest.d_index, sizeof latest_index, cudaMemcpyDeviceToHost, s));
-        WK_BENCH_CHECK(cudaStreamSynchronize(s));
-        if (op == WK_SUM && std::is_floating_point<T>::value)
-            agree &= std::fabs((double)latest_value - (double)cub_value) <=
-                     (double)n * 2.0 * std::numeric_limits<T>::epsilon();
-        else
-            agree &= latest_value == cub_value && (op != WK_ARGMAX || latest_index == cub_index);
-    }
-    latest.release();
-#endif
+    read_result(cub, cub_value, cub_index, s);
+    const bool agree = results_agree<T>(op, wk_result, cub_value, cub_index, n);
     cub.release();
     WK_BENCH_CHECK(cudaFree(d_out));
 

@@ -37,7 +37,7 @@ echo "== $gpu ($tag), commit $commit"
 
 echo "== build"
 # The newest CUB's column, where scripts/fetch_cccl.sh left its headers.
-latest=()
+latest=(-DWARPKIT_CUB_LATEST_INCLUDE=)
 [ -f third_party/cccl/include/cub/version.cuh ] && latest=(-DWARPKIT_CUB_LATEST_INCLUDE="$PWD/third_party/cccl/include")
 cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 "${latest[@]}" >"$logs/configure.log" 2>&1 &&
     cmake --build build-gpu >"$logs/build.log" 2>&1 || { tail -n 40 "$logs/build.log"; exit 1; }

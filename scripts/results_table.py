@@ -27,9 +27,11 @@ def main(path):
     r = json.load(open(path))
     print(f"Device {r['device']}, commit `{r['commit'][:12]}`, {r['date']}: "
           f"read ceiling {r['ceilings']['read_gbs']} GB/s, copy ceiling {r['ceilings']['copy_gbs']} GB/s; "
-          f"tests {r['tests']['passed']} passed, {r['tests']['failed']} failed, {r['tests']['skipped']} skipped; "
-          f"sanitizer errors: memcheck {r['sanitizer']['memcheck_errors']}, "
-          f"racecheck {r['sanitizer']['racecheck_errors']}, synccheck {r['sanitizer']['synccheck_errors']}.")
+          + (f"tests {r['tests']['passed']} passed, {r['tests']['failed']} failed, {r['tests']['skipped']} skipped; "
+             if "tests" in r else "no tests in this file; ")
+          + (f"sanitizer errors: memcheck {r['sanitizer']['memcheck_errors']}, "
+             f"racecheck {r['sanitizer']['racecheck_errors']}, synccheck {r['sanitizer']['synccheck_errors']}."
+             if "sanitizer" in r else "no sanitizer run in this file."))
     # The cold rows (inputs never in L2); the warm and graph regimes, where
     # present, are tabled apart (docs/results.md).
     cold = [row for row in r["bench"] if row.get("regime", "cold") == "cold"]
