@@ -87,11 +87,8 @@ contender_times time_contenders(const slot_call &warpkit, const slot_call &cub, 
     std::vector<slot_call> calls = {warpkit, cub};
     calls.insert(calls.end(), latest.begin(), latest.end());
     std::vector<call_time> all;
-    if (how == regime::cold && calls.size() == 2) {
-        const auto two = time_walk(warpkit, cub, repeats, stream);
-        all = {two.first, two.second};
-    } else if (how == regime::cold) {
-        all = time_walk_all(calls, repeats, stream);
+    if (how == regime::cold) {
+        all = time_walk(calls, repeats, stream);
     } else if (how == regime::warm) {
         std::vector<slot_call> on_slot_0;
         for (const auto &c : calls)

@@ -63,12 +63,6 @@ struct row {
 row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit, const call_time &cub, double bytes,
              double ceiling_gbs, bool agree);
 
-/* The same from a case's contender_times (below), with the newest CUB's
- * time where it ran. */
-struct contender_times;
-row make_row(const char *op, wk_dtype dtype, size_t n, const contender_times &t, double bytes, double ceiling_gbs,
-             bool agree);
-
 /* The context, the sizes to run and the ceilings, shared by every case. */
 struct session {
     const char *name; /* "warpkit bench", for messages */
@@ -160,8 +154,8 @@ struct rotation {
 };
 
 /* The order in which a case's calls take slots of its rotation: one walk,
- * shared by both libraries, each call taking the next slot whichever
- * library makes it. Every call then gets the slot left alone the longest,
+ * shared by all contenders, each call taking the next slot whichever
+ * contender makes it. Every call then gets the slot left alone the longest,
  * at least min_pool_bytes of other calls' traffic ago, so that it neither
  * reads nor writes lines a recent call left in L2, however the two
  * libraries' batch sizes differ. (Two counters, one per library, started
@@ -171,24 +165,13 @@ struct walk {
     long long take() { return next++; }
 };
 
-/* Times warpkit's and CUB's calls in turn (time_interleaved), each call on
- * the next slot of one walk: `warpkit(j)` and `cub(j)` make one call on slot
- * j and say whether it succeeded. */
-template <class W, class C>
-std::pair<call_time, call_time> time_walk(W warpkit, C cub, int repeats, cudaStream_t stream)
-{
-    walk w;
-    return time_interleaved([&](long long) { return warpkit(w.take()); }, [&](long long) { return cub(w.take()); },
-                            repeats, stream);
-}
-
-/* The same with more contenders: calls[i](j) makes contender i's call on
- * slot j; the medians come back in the same order. */
-inline std::vector<call_time> time_walk_all(const std::vector<std::function<bool(long long)>> &calls, int repeats,
-                                            cudaStream_t stream)
+/* Times the contenders' calls in rounds (time_rounds), each call on the next
+ * slot of one walk: calls[i](j) makes contender i's call on slot j; the
+ * medians come back in the same order. */
+inline std::vector<call_time> time_walk(const std::vector<slot_call> &calls, int repeats, cudaStream_t stream)
 {
     auto w = std::make_shared<walk>();
-    std::vector<std::function<bool(long long)>> on_walk;
+    std::vector<slot_call> on_walk;
     for (const auto &c : calls)
         on_walk.push_back([w, c](long long) { return c(w->take()); });
     return time_rounds(on_walk, repeats, stream);
@@ -199,7 +182,6 @@ inline std::vector<call_time> time_walk_all(const std::vector<std::function<bool
  * of its call, of which the row keeps the fastest), timed in rounds in the
  * given regime. A call `c(j)` makes one call on slot j and says whether it
  * succeeded. */
-using slot_call = std::function<bool(long long)>;
 struct contender_times {
     call_time warpkit, cub, latest;
     bool has_latest = false;
@@ -207,6 +189,11 @@ struct contender_times {
 };
 contender_times time_contenders(const slot_call &warpkit, const slot_call &cub, const std::vector<slot_call> &latest,
                                 int repeats, cudaStream_t stream, regime how = regime::cold);
+
+/* make_row from a case's contender_times, with the newest CUB's time where
+ * it ran and the regime. */
+row make_row(const char *op, wk_dtype dtype, size_t n, const contender_times &t, double bytes, double ceiling_gbs,
+             bool agree);
 
 /* A library call's temporary storage, sized by a first call without any
  * (CUB's convention: the call then only sets temp_bytes) and allocated

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #define WK_BENCH_CHECK(call)                                                               \
@@ -114,28 +113,16 @@ template <class Call> call_time time_calls(Call call, int repeats, cudaStream_t 
     return t.median();
 }
 
-/* Two kinds of call timed in alternating batches, so that a slow spell of
- * the machine falls on both alike. */
-template <class A, class B>
-std::pair<call_time, call_time> time_interleaved(A a, B b, int repeats, cudaStream_t stream, double batch_us = 2000.0)
-{
-    batch_timer<A> ta(a, stream, batch_us);
-    batch_timer<B> tb(b, stream, batch_us);
-    ta.warm_up(warm_up_us);
-    tb.warm_up(warm_up_us);
-    for (int r = 0; r < repeats; ++r) {
-        ta.sample();
-        tb.sample();
-    }
-    return {ta.median(), tb.median()};
-}
+/* A call that takes a number k (the caller's rotation of inputs) and says
+ * whether it succeeded. */
+using slot_call = std::function<bool(long long)>;
 
-/* Any number of kinds of call timed in rounds, one batch of each per round,
- * as time_interleaved does for two. */
-inline std::vector<call_time> time_rounds(const std::vector<std::function<bool(long long)>> &calls, int repeats,
-                                          cudaStream_t stream, double batch_us = 2000.0)
+/* Several kinds of call timed in rounds, one batch of each per round, so
+ * that a slow spell of the machine falls on all alike. */
+inline std::vector<call_time> time_rounds(const std::vector<slot_call> &calls, int repeats, cudaStream_t stream,
+                                          double batch_us = 2000.0)
 {
-    using timer = batch_timer<std::function<bool(long long)>>;
+    using timer = batch_timer<slot_call>;
     std::vector<std::unique_ptr<timer>> timers;
     for (const auto &c : calls)
         timers.emplace_back(new timer(c, stream, batch_us));
