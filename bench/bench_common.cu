@@ -1,5 +1,7 @@
 /* The session, the pool, and the output of the benchmarks against CUB. */
 #include "bench_common.cuh"
+
+#include <cstring>
 #ifdef WK_HAVE_CUB_LATEST
 #include "cub_latest.h"
 #endif
@@ -296,6 +298,9 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
         if (r.cub_latest_us >= 0)
             std::snprintf(latest_keys, sizeof latest_keys, ", \"cub_latest_us\": %.3f, \"cub_latest_host_us\": %.3f",
                           r.cub_latest_us, r.cub_latest_host_us);
+        if (r.plain_us >= 0)
+            std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
+                          ", \"plain_us\": %.3f", r.plain_us);
         std::fprintf(f,
                      "    {\"op\": \"%s\", \"regime\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "

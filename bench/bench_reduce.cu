@@ -183,6 +183,56 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     return wk::bench::make_row(name, dtype, n, times, (double)bytes, read_gbs, agree);
 }
 
+#ifdef WK_HAVE_CUB_LATEST
+/* The reproducible sum beside CUB's (the newest CUB's gpu_to_gpu sum, in
+ * both CUB columns: the toolkit's CUB has none) and beside warpkit's
+ * ordinary sum of the same inputs (plain_us). */
+template <class T>
+row bench_repro_case(wk_context *ctx, const wk::bench::pool &p, wk_dtype dtype, size_t n, int repeats,
+                     double read_gbs, cudaStream_t s, wk::bench::regime how)
+{
+    size_t bytes = n * sizeof(T);
+    rotation rot(p, bytes, 1);
+    wk::bench::fill<T>(rot, 0x5eedull + n, s);
+    auto input = [&](long long k) { return reinterpret_cast<const T *>(rot.buffer(k, 0)); };
+    void *d_out, *d_cub, *d_plain;
+    WK_BENCH_CHECK(cudaMalloc(&d_out, sizeof(T)));
+    WK_BENCH_CHECK(cudaMalloc(&d_cub, sizeof(T)));
+    WK_BENCH_CHECK(cudaMalloc(&d_plain, sizeof(T)));
+    const std::vector<wk::bench::slot_call> plain_call = {
+        [&](long long j) { return wk_reduce(ctx, input(j), d_plain, n, dtype, WK_SUM, s) == WK_SUCCESS; }};
+    const wk::bench::contender_times times = wk::bench::time_contenders(
+        [&](long long j) { return wk_reduce_repro(ctx, input(j), d_out, n, dtype, s) == WK_SUCCESS; },
+        [&](long long j) { return wk_cub_latest_sum_gpu_to_gpu(dtype, input(j), d_cub, n, s) == cudaSuccess; },
+        plain_call, repeats, s, how);
+
+    /* All three on input 0: the two reproducible sums must be close to each
+     * other and to the plain one (the same bound as reduce_sum's check). */
+    T mine, theirs, plain;
+    WK_BENCH_CHECK(wk_reduce_repro(ctx, input(0), d_out, n, dtype, s) == WK_SUCCESS ? cudaSuccess : cudaErrorUnknown);
+    WK_BENCH_CHECK(wk_cub_latest_sum_gpu_to_gpu(dtype, input(0), d_cub, n, s));
+    WK_BENCH_CHECK(wk_reduce(ctx, input(0), d_plain, n, dtype, WK_SUM, s) == WK_SUCCESS ? cudaSuccess
+                                                                                       : cudaErrorUnknown);
+    WK_BENCH_CHECK(cudaMemcpyAsync(&mine, d_out, sizeof(T), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaMemcpyAsync(&theirs, d_cub, sizeof(T), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaMemcpyAsync(&plain, d_plain, sizeof(T), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaStreamSynchronize(s));
+    const double tol = (double)n * 2.0 * std::numeric_limits<T>::epsilon();
+    const bool agree = std::fabs((double)mine - (double)theirs) <= tol && std::fabs((double)mine - (double)plain) <= tol;
+    WK_BENCH_CHECK(cudaFree(d_out));
+    WK_BENCH_CHECK(cudaFree(d_cub));
+    WK_BENCH_CHECK(cudaFree(d_plain));
+
+    wk::bench::contender_times t = times;
+    t.has_latest = false; /* the third contender is warpkit's plain sum */
+    row r = wk::bench::make_row("reduce_sum_repro", dtype, n, t, (double)bytes, read_gbs, agree);
+    r.cub_latest_us = r.cub_us;
+    r.cub_latest_host_us = r.cub_host_us;
+    r.plain_us = times.latest.gpu_us;
+    return r;
+}
+#endif
+
 } // namespace
 
 extern "C" int wk_bench_main(const wk_cli_options *opts)
@@ -213,6 +263,10 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
             add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, r, read, s, how));
             add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, r, read, s, how));
             add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, r, read, s, how));
+#ifdef WK_HAVE_CUB_LATEST
+            add(bench_repro_case<float>(ctx, p, WK_F32, n, r, read, s, how));
+            add(bench_repro_case<double>(ctx, p, WK_F64, n, r, read, s, how));
+#endif
         }
 
     int disagreements = rep.finish(ses, "%read", opts->json_path);

@@ -230,6 +230,69 @@ wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
                             size_t n, wk_dtype dtype, wk_op op,
                             cudaStream_t stream);
 
+/* ---------------------------------------------------- reproducible sums */
+
+/*
+ * Float sums whose bits depend only on the multiset of input values: not on
+ * the GPU, its SM count, the launch shape, the pointer's alignment, the order
+ * of the elements, or how the input is split into parts whose partials are
+ * combined (wk_reduce_repro_partial, wk_repro_finalize). The same bits come
+ * from every device and from the host functions below.
+ *
+ * Method: binned accumulation (Ahrens, Demmel and Nguyen, ACM TOMS 2020) in
+ * double-precision bins for every float dtype. Each element is split exactly
+ * into three bins 40 bits apart that sit on a fixed grid of exponents; the
+ * top bin is the lowest one above every |x| of the input. Parts below the
+ * third bin are dropped; bins are added exactly, and their total is rounded
+ * once, to nearest even, to the dtype. So:
+ *
+ *   |result - exact sum| <= half an ulp of the result + n * 2^-80 * max|x|
+ *
+ * which is never worse than the bound of wk_reduce's sum for f32, f16 and
+ * bf16, and for f64 inputs of up to 2^32 elements. Overflow of the exact
+ * total gives +-inf.
+ *  - NaN or both infinities in the input: the dtype's quiet NaN (0x7fc00000
+ *    for f32, 0x7ff8000000000000 for f64, 0x7e00 for f16, 0x7fc0 for bf16).
+ *    Infinities of one sign: that infinity.
+ *  - Zeros: -0.0 if every element is -0.0 (n >= 1), else +0.0; n = 0 gives
+ *    +0.0.
+ *  - One kernel launch on `stream`, as wk_reduce (programmatic dependent
+ *    launch on sm_90 and later). Integer dtypes are exact in wk_reduce
+ *    already: wk_reduce_repro runs wk_reduce's sum for them.
+ *  - d_out receives one element of dtype and may not overlap d_in.
+ */
+wk_status wk_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                          cudaStream_t stream);
+
+/* The state of a reproducible sum of part of an input: exact, 64 bytes,
+ * 8-byte aligned. Partials of any float dtypes combine in any order and any
+ * grouping to the same state; the dtype of the result is chosen when it is
+ * rounded. The layout may change between versions: store or send it only
+ * between programs of one warpkit version. */
+typedef struct wk_repro_partial {
+    uint64_t opaque[8];
+} wk_repro_partial;
+
+/* The partial of d_in[0 .. n) (float dtypes; integers return
+ * WK_ERROR_UNSUPPORTED), written to device memory at d_partial, in one
+ * launch on `stream`. n = 0 gives the empty partial. */
+wk_status wk_reduce_repro_partial(wk_context *ctx, const void *d_in, wk_repro_partial *d_partial, size_t n,
+                                  wk_dtype dtype, cudaStream_t stream);
+
+/* Combines d_partials[0 .. count) (device memory) and writes the rounded sum
+ * as one element of the float dtype at d_out, in one launch on `stream`:
+ * the same bits as wk_reduce_repro over the concatenation of the parts.
+ * count = 0 gives +0.0. */
+wk_status wk_repro_finalize(wk_context *ctx, const wk_repro_partial *d_partials, size_t count, void *d_out,
+                            wk_dtype dtype, cudaStream_t stream);
+
+/* Host-side: the empty partial; acc += p (exact; WK_ERROR_INVALID_ARGUMENT
+ * if either is not a partial); the rounded sum of p as one element of the
+ * float dtype at h_out. These touch no device and never synchronize. */
+void wk_repro_partial_clear(wk_repro_partial *p);
+wk_status wk_repro_combine_host(wk_repro_partial *acc, const wk_repro_partial *p);
+wk_status wk_repro_round_host(const wk_repro_partial *p, wk_dtype dtype, void *h_out);
+
 /* ------------------------------------------------------------------ scan */
 
 /*

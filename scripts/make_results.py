@@ -5,7 +5,10 @@ row of every file given with --bench, in order: `--bench reduce.json --bench
 scan.json --bench select.json` puts the reduce, scan and select rows in one
 "bench" list), the CTest counts (the default run and the label large;
 "seconds" is the default run's wall time) and the compute-sanitizer error
-counts. Rows keep every key the bench wrote: select rows carry
+counts, and the reproducibility block the GPU test of the reproducible sum
+printed into the default CTest log ("reproducibility: cases=N hash=H":
+the hash of the bits of every case's result, the same on every GPU). Rows
+keep every key the bench wrote: select rows carry
 "selectivity" (the fraction of the input the case keeps) and "kept" beside
 the common keys."""
 import argparse
@@ -39,6 +42,13 @@ def test_counts(default_log, large_logs, seconds_file):
         seconds = sum(float(line) for line in open(seconds_file) if line.strip())
     counts["seconds"] = round(seconds, 1)
     return counts
+
+
+def reproducibility(default_log):
+    """{"cases", "hash"} from the GPU test's line, or None when it is absent;
+    its cases passed only if the test did (the log says which failed)."""
+    m = re.search(r"^(?:\d+: )?reproducibility: cases=(\d+) hash=([0-9a-f]+)$", open(default_log).read(), re.M)
+    return {"cases": int(m.group(1)), "hash": m.group(2)} if m else None
 
 
 def sanitizer_errors(log_dir, tool):
@@ -95,6 +105,7 @@ def main():
         "tests": test_counts(a.ctest, a.ctest_large, a.ctest_seconds),
         "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
                       for t in ("memcheck", "racecheck", "synccheck")},
+        **({"reproducibility": r} if (r := reproducibility(a.ctest)) else {}),
         "bench": [against(row, run["ceilings"], runs[0]["ceilings"]) for run in runs for row in run["bench"]],
     }
     with open(a.out, "w") as f:

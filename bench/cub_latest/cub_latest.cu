@@ -37,6 +37,13 @@ template <class T> cudaError_t sum_single_pass_as(const void *in, void *out, siz
     return cub::DeviceReduce::Sum(static_cast<const T *>(in), static_cast<T *>(out), (int)n, env);
 }
 
+template <class T> cudaError_t sum_gpu_to_gpu_as(const void *in, void *out, size_t n, cudaStream_t s)
+{
+    const auto env = cuda::std::execution::env{
+        cuda::stream_ref{s}, cuda::execution::require(cuda::execution::determinism::gpu_to_gpu)};
+    return cub::DeviceReduce::Sum(static_cast<const T *>(in), static_cast<T *>(out), (int)n, env);
+}
+
 template <class T>
 cudaError_t scan_as(wk_op op, int exclusive, const void *in, void *out, size_t n, void *temp, size_t *temp_bytes,
                     cudaStream_t s)
@@ -101,6 +108,16 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, cons
     case WK_F32: return sum_single_pass_as<float>(in, out, n, stream);
     case WK_F64: return sum_single_pass_as<double>(in, out, n, stream);
     case WK_I32: return sum_single_pass_as<int>(in, out, n, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_gpu_to_gpu(wk_dtype dtype, const void *in, void *out, size_t n,
+                                                           cudaStream_t stream)
+{
+    switch (dtype) {
+    case WK_F32: return sum_gpu_to_gpu_as<float>(in, out, n, stream);
+    case WK_F64: return sum_gpu_to_gpu_as<double>(in, out, n, stream);
     default: return cudaErrorInvalidValue;
     }
 }

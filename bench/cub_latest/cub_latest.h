@@ -29,6 +29,12 @@ cudaError_t wk_cub_latest_reduce(wk_op op, wk_dtype dtype, const void *in, void 
  * temporary storage taken from the device's stream-ordered pool. */
 cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, const void *in, void *out, size_t n, cudaStream_t stream);
 
+/* DeviceReduce::Sum through the environment interface with
+ * determinism::gpu_to_gpu: CUB's reproducible float sum (its reproducible
+ * floating-point accumulator), temporary storage as above. dtype WK_F32 or
+ * WK_F64. */
+cudaError_t wk_cub_latest_sum_gpu_to_gpu(wk_dtype dtype, const void *in, void *out, size_t n, cudaStream_t stream);
+
 /* DeviceScan: for op WK_SUM an inclusive sum, or with `exclusive` an
  * exclusive sum from 0; for WK_MAX an inclusive max scan. dtype WK_F32,
  * WK_F64, WK_I32 or WK_I64. temp and temp_bytes as above. */

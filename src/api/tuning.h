@@ -1,5 +1,5 @@
-/* For `warpkit tune` only: wk_reduce with a chosen launch shape and grid
- * instead of the planner's. Not part of the public API. */
+/* For `warpkit tune` and the tests only: the reductions with a chosen launch
+ * shape and grid instead of the planner's. Not part of the public API. */
 #ifndef WARPKIT_TUNING_H
 #define WARPKIT_TUNING_H
 
@@ -14,6 +14,12 @@ extern "C" {
  * `grid` blocks (1 to the shape's blocks per SM times the SM count). */
 wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                            wk_reduce_shape shape, unsigned grid, cudaStream_t stream);
+
+/* wk_reduce_repro (partial = 0) or wk_reduce_repro_partial (partial = 1)
+ * with `threads` per block (WK_REPRO_THREADS or WK_REPRO_TEST_THREADS) and
+ * `grid` blocks: the tests' way to show that shapes change no bit. */
+wk_status wk_reduce_repro_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                 unsigned threads, unsigned grid, int partial, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

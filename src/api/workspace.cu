@@ -5,6 +5,7 @@
 #include "context.h"
 #include "internal.h"
 #include "reduce/launch.h"
+#include "repro/launch.h"
 #include "scan/plan.h"
 #include "validate.h"
 
@@ -358,7 +359,10 @@ extern "C" wk_status wk_workspaces_create(wk_context *ctx)
     if (!set)
         return wk_fail(WK_ERROR_OUT_OF_MEMORY, "wk_create: host allocation failed");
     ctx->workspaces = set;
-    set->partial_bytes = round_up((size_t)ctx->max_grid * WK_REDUCE_PARTIAL_BYTES, 256);
+    /* Slots for the blocks of a reduce or of a reproducible sum. */
+    size_t reduce_bytes = (size_t)ctx->max_grid * WK_REDUCE_PARTIAL_BYTES;
+    size_t repro_bytes = (size_t)ctx->sm_count * WK_REPRO_BLOCKS_PER_SM * WK_REPRO_PARTIAL_BYTES;
+    set->partial_bytes = round_up(reduce_bytes > repro_bytes ? reduce_bytes : repro_bytes, 256);
     /* Inputs up to 128 MiB then need no growth. */
     set->reserved_tiles = wk_scan_max_tiles((size_t)128 << 20, 1);
     int pools = 0;

@@ -1,0 +1,410 @@
+/* The reproducible sum: one launch for any n (docs/repro.md).
+ *
+ * Each thread splits a grid-stride share of the input into three bins
+ * (binned.h), in registers. The lanes of a warp share one top: when an
+ * element needs a higher one, the whole warp raises it together, so the
+ * common path has no divergence and a warp combines its lanes' bins by plain
+ * exact addition. Warps and blocks combine canonical partials; the last
+ * block to take a ticket combines the blocks' partials and writes either the
+ * rounded sum or the partial itself. Every combination is exact, so nothing
+ * here depends on the launch shape. */
+#ifndef WARPKIT_REPRO_KERNEL_CUH
+#define WARPKIT_REPRO_KERNEL_CUH
+
+#include "common/chained_launch.cuh"
+#include "elements.cuh"
+#include "launch.h"
+
+#include <cuda/atomic>
+
+namespace wk {
+namespace repro {
+
+constexpr unsigned all_lanes = 0xffffffffu;
+
+/* One lane's accumulator; `top` is the same on every lane of a warp. */
+struct lane_sum {
+    wk_rp_work work;
+    int top;
+    uint32_t limit;    /* keys from here up need a higher top     */
+    uint32_t flags;    /* NaN and infinities seen                  */
+    uint32_t sign_and; /* AND of the elements' sign words         */
+};
+
+template <class E> __device__ inline void start(lane_sum &s)
+{
+    s.top = WK_RP_LOWEST;
+    s.limit = E::limit(s.top);
+    wk_rp_work_clear(&s.work, s.top);
+    s.flags = 0;
+    s.sign_and = ~0u;
+}
+
+/* Adds N elements per lane; every lane of the warp calls it together. */
+template <class E, int N> __device__ inline void add_elements(lane_sum &s, typename E::raw (&r)[N])
+{
+    uint32_t high = 0;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        high = max(high, E::key(r[i]));
+        s.sign_and &= E::sign_word(r[i]);
+    }
+    if (__any_sync(all_lanes, high >= s.limit)) {
+        /* Rare: infinities and NaN become flags and zeros, then the warp
+         * takes the top its largest finite element needs. */
+        high = 0;
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+            uint32_t k = E::key(r[i]);
+            if (k >= E::special) {
+                s.flags |= k > E::special ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
+                r[i] = E::filler;
+            } else {
+                high = max(high, k);
+            }
+        }
+        int needed = high ? E::top_for(high) : WK_RP_LOWEST;
+        int top = max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
+        if (top != s.top) {
+            wk_rp_work_raise(&s.work, s.top, top);
+            s.top = top;
+            s.limit = E::limit(top);
+        }
+    }
+    if (E::format == 8 && s.top >= WK_RP_SCALED) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            wk_rp_deposit_scaled(&s.work, s.top, E::value(r[i]));
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            wk_rp_deposit(&s.work, s.top, E::value(r[i]));
+    }
+    wk_rp_renormalize(&s.work);
+}
+
+/* Adds this lane's 16-byte vectors: Unroll of them, each present or not. */
+template <class E, int Unroll>
+__device__ inline void add_vectors(lane_sum &s, const uint4 *body, size_t first, size_t stride, size_t nvec)
+{
+    constexpr int per = E::per_vector;
+    uint4 v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        size_t i = first + (size_t)u * stride;
+        v[u] = i < nvec ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
+    }
+    typename E::raw r[Unroll * per];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        bool present = first + (size_t)u * stride < nvec;
+#pragma unroll
+        for (int i = 0; i < per; ++i)
+            r[u * per + i] = present ? E::from_words(v[u], i) : E::filler;
+    }
+    add_elements<E>(s, r);
+}
+
+/* The same with every vector present: the steady state. */
+template <class E, int Unroll>
+__device__ inline void add_full_vectors(lane_sum &s, const uint4 *body, size_t first, size_t stride)
+{
+    constexpr int per = E::per_vector;
+    uint4 v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+        v[u] = __ldg(body + first + (size_t)u * stride);
+    typename E::raw r[Unroll * per];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+#pragma unroll
+        for (int i = 0; i < per; ++i)
+            r[u * per + i] = E::from_words(v[u], i);
+    add_elements<E>(s, r);
+}
+
+/* A scalar element per lane (the head and tail), or the filler. */
+template <class E> __device__ inline typename E::raw scalar(const typename E::raw *p, bool present);
+template <> __device__ inline uint32_t scalar<f32_elements>(const uint32_t *p, bool present)
+{
+    return present ? __ldg(p) : f32_elements::filler;
+}
+template <> __device__ inline uint64_t scalar<f64_elements>(const uint64_t *p, bool present)
+{
+    return present ? (uint64_t)__ldg(reinterpret_cast<const unsigned long long *>(p)) : f64_elements::filler;
+}
+template <> __device__ inline uint32_t scalar<half_elements<false>>(const uint32_t *p, bool present)
+{
+    return present ? (uint32_t)__ldg(reinterpret_cast<const unsigned short *>(p)) : 0x8000u;
+}
+template <> __device__ inline uint32_t scalar<half_elements<true>>(const uint32_t *p, bool present)
+{
+    return present ? (uint32_t)__ldg(reinterpret_cast<const unsigned short *>(p)) : 0x8000u;
+}
+
+/* Element i of the input as the raw type's pointer (16-bit dtypes are
+ * addressed in halves). */
+template <class E> __device__ inline const typename E::raw *element_at(const void *in, size_t i)
+{
+    const char *bytes = static_cast<const char *>(in);
+    constexpr size_t size = E::format == 8 ? 8 : E::format == 4 ? 4 : 2;
+    return reinterpret_cast<const typename E::raw *>(bytes + i * size);
+}
+
+/* ------------------------------------------------------- combination */
+
+/* A partial written by another block or kernel, read from L2 (.cg), so that
+ * a stale line in this SM's L1 cannot be seen. */
+__device__ inline wk_rp load_partial(const wk_rp *p)
+{
+    const unsigned long long *words = reinterpret_cast<const unsigned long long *>(p);
+    unsigned long long w[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        w[i] = __ldcg(words + i);
+    wk_rp q;
+    memcpy(&q, w, sizeof q);
+    return q;
+}
+
+/* Partials raised to one top add as plain integers: lo stays far from
+ * overflow for the few thousand partials of a launch (each below 2^49). */
+__device__ inline void add_aligned(wk_rp &a, const wk_rp &b)
+{
+#pragma unroll
+    for (int k = 0; k < WK_RP_FOLD; ++k) {
+        a.hi[k] += b.hi[k];
+        a.lo[k] += b.lo[k];
+    }
+    a.flags |= b.flags;
+}
+
+/* Lanes 0 .. count - 1 of the warp added (all at one top); every lane of
+ * the low power of two at or above count ends with the sum. Lanes from
+ * count up must hold zeros. */
+__device__ inline wk_rp warp_sum_aligned(wk_rp p, int count = 32)
+{
+#pragma unroll
+    for (int m = 16; m >= 1; m >>= 1) {
+        if (m >= count)
+            continue;
+        wk_rp other = p;
+#pragma unroll
+        for (int k = 0; k < WK_RP_FOLD; ++k) {
+            other.hi[k] = __shfl_xor_sync(all_lanes, (long long)p.hi[k], m);
+            other.lo[k] = __shfl_xor_sync(all_lanes, (long long)p.lo[k], m);
+        }
+        other.flags = __shfl_xor_sync(all_lanes, p.flags, m);
+        add_aligned(p, other);
+    }
+    return p;
+}
+
+/* The block's combination of its threads' partials, in thread 0. Every
+ * thread calls it; with `warp_total` set each lane already holds its warp's
+ * combination. The block agrees on the highest top, every partial is raised
+ * to it, and the rest is integer addition. */
+template <int Threads>
+__device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops, bool warp_total)
+{
+    constexpr int warps = Threads / 32;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int top = (int)__reduce_max_sync(all_lanes, (unsigned)p.top);
+    if (warps > 1) {
+        __syncthreads(); /* tops and slots may still be read from an earlier use */
+        if (lane == 0)
+            tops[warp] = top;
+        __syncthreads();
+#pragma unroll
+        for (int w = 0; w < warps; ++w)
+            top = max(top, tops[w]);
+    }
+    wk_rp_raise(&p, top);
+    if (!warp_total)
+        p = warp_sum_aligned(p);
+    if (warps > 1) {
+        if (lane == 0)
+            slots[warp] = p;
+        __syncthreads();
+        if (warp == 0) {
+            if (lane < warps) {
+                p = slots[lane];
+            } else {
+                wk_rp_clear(&p);
+                p.top = top;
+            }
+            p = warp_sum_aligned(p, warps);
+        }
+    }
+    wk_rp_normalize(&p);
+    return p;
+}
+
+/* The warp's canonical partial, in every lane: the lanes share a top, so
+ * they add their working forms. */
+__device__ inline wk_rp lane_partial(lane_sum &s, uint32_t sign_mask)
+{
+#pragma unroll
+    for (int m = 16; m >= 1; m >>= 1) {
+        wk_rp_work other;
+#pragma unroll
+        for (int k = 0; k < WK_RP_FOLD; ++k) {
+            other.bin[k] = __shfl_xor_sync(all_lanes, s.work.bin[k], m);
+            other.carry[k] = __shfl_xor_sync(all_lanes, (long long)s.work.carry[k], m);
+        }
+        wk_rp_work_add(&s.work, &other, s.top);
+    }
+    uint32_t flags = __reduce_or_sync(all_lanes, s.flags);
+    uint32_t signs = __reduce_and_sync(all_lanes, s.sign_and);
+    /* Some element had its sign clear unless every sign bit stayed set. */
+    if ((signs & sign_mask) != sign_mask)
+        flags |= WK_RP_NONNEGATIVE;
+    wk_rp p;
+    wk_rp_from_work(&p, &s.work, s.top, flags);
+    return p;
+}
+
+/* Writes the rounded sum (format != 0) or the partial itself (format 0). */
+__device__ inline void write_result(void *out, wk_rp p, int format, bool nonempty)
+{
+    if (nonempty)
+        p.flags |= WK_RP_NONEMPTY;
+    if (format == 0) {
+        *static_cast<wk_rp *>(out) = p;
+        return;
+    }
+    uint64_t bits = wk_rp_round(&p, wk_rp_format_for(format));
+    if (format == 8)
+        *static_cast<uint64_t *>(out) = bits;
+    else if (format == 4)
+        *static_cast<uint32_t *>(out) = (uint32_t)bits;
+    else
+        *static_cast<uint16_t *>(out) = (uint16_t)bits;
+}
+
+/* ------------------------------------------------------------ kernels */
+
+template <class E, int Threads, int Unroll>
+__global__ void __launch_bounds__(Threads, WK_REPRO_BLOCKS_PER_SM)
+repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *partials, unsigned *ticket)
+{
+    __shared__ wk_rp slots[Threads / 32];
+    __shared__ int tops[Threads / 32];
+    __shared__ bool last_block;
+    wait_for_previous_kernel();
+
+    lane_sum s;
+    start<E>(s);
+    const size_t thread = (size_t)blockIdx.x * Threads + threadIdx.x;
+    const size_t threads = (size_t)gridDim.x * Threads;
+    const unsigned lane = threadIdx.x & 31;
+
+    /* The scalar head and tail: the first warp of block 0, a lane each. */
+    if (blockIdx.x == 0 && threadIdx.x < 32) {
+        typename E::raw r[1];
+        for (size_t base = 0; base < plan.head; base += 32) {
+            r[0] = scalar<E>(element_at<E>(in, base + lane), base + lane < plan.head);
+            add_elements<E>(s, r);
+        }
+        size_t tail_start = plan.head + plan.nvec * plan.vec_elems;
+        for (size_t base = 0; base < plan.tail; base += 32) {
+            r[0] = scalar<E>(element_at<E>(in, tail_start + base + lane), base + lane < plan.tail);
+            add_elements<E>(s, r);
+        }
+    }
+
+    /* The body, warp by warp: full rounds while the warp's last lane is in
+     * range, then rounds with missing vectors. */
+    const uint4 *body = reinterpret_cast<const uint4 *>(element_at<E>(in, plan.head));
+    size_t i = thread;
+    const size_t warp_last = 31 - lane;
+    for (; i + warp_last + (Unroll - 1) * threads < plan.nvec; i += Unroll * threads)
+        add_full_vectors<E, Unroll>(s, body, i, threads);
+    for (; i - lane < plan.nvec; i += Unroll * threads)
+        add_vectors<E, Unroll>(s, body, i, threads, plan.nvec);
+    allow_next_kernel();
+
+    wk_rp p = lane_partial(s, E::sign_mask);
+    p = block_combine<Threads>(p, slots, tops, true);
+    const bool nonempty = plan.head + plan.nvec + plan.tail > 0;
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            write_result(out, p, format, nonempty);
+        return;
+    }
+
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*ticket);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = p;
+        last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last_block)
+        return;
+    /* Up to 32 partials: the first warp alone. */
+    if (gridDim.x <= 32) {
+        if (threadIdx.x >= 32)
+            return;
+        wk_rp_clear(&p);
+        if (threadIdx.x < gridDim.x)
+            p = load_partial(partials + threadIdx.x);
+        wk_rp_raise(&p, (int)__reduce_max_sync(all_lanes, (unsigned)p.top));
+        p = warp_sum_aligned(p, (int)gridDim.x);
+        wk_rp_normalize(&p);
+    } else {
+        wk_rp_clear(&p);
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += Threads) {
+            wk_rp other = load_partial(partials + b);
+            wk_rp_combine(&p, &other);
+        }
+        p = block_combine<Threads>(p, slots, tops, false);
+    }
+    if (threadIdx.x == 0) {
+        write_result(out, p, format, nonempty);
+        tickets.store(0u, cuda::memory_order_relaxed);
+    }
+}
+
+/* Combines `count` partials from memory into the rounded sum or one partial. */
+template <int Threads>
+__global__ void __launch_bounds__(Threads)
+repro_finish_kernel(const wk_rp *partials, size_t count, void *out, int format)
+{
+    __shared__ wk_rp slots[Threads / 32];
+    __shared__ int tops[Threads / 32];
+    wait_for_previous_kernel();
+    wk_rp p;
+    wk_rp_clear(&p);
+    for (size_t b = threadIdx.x; b < count; b += Threads) {
+        wk_rp other = load_partial(partials + b);
+        wk_rp_combine(&p, &other);
+    }
+    p = block_combine<Threads>(p, slots, tops, false);
+    if (threadIdx.x == 0)
+        write_result(out, p, format, false);
+}
+
+template <class E, int Threads, int Unroll> inline cudaError_t launch_with(const wk_repro_launch *l)
+{
+    return launch_chained(repro_kernel<E, Threads, Unroll>, l->plan.grid, Threads, 0, l->stream,
+                          l->overlap_launch != 0, l->in, l->plan, l->out, l->format,
+                          static_cast<wk_rp *>(l->partials), l->ticket);
+}
+
+template <class E> inline cudaError_t launch_repro(const wk_repro_launch *l)
+{
+    if (l->plan.block == WK_REPRO_TEST_THREADS)
+        return launch_with<E, WK_REPRO_TEST_THREADS, WK_REPRO_TEST_UNROLL>(l);
+    return launch_with<E, WK_REPRO_THREADS, WK_REPRO_UNROLL>(l);
+}
+
+} // namespace repro
+} // namespace wk
+
+#define WK_DEFINE_REPRO_LAUNCHER(name, elements)                               \
+    extern "C" cudaError_t wk_repro_launch_##name(const wk_repro_launch *l)    \
+    {                                                                          \
+        return wk::repro::launch_repro<elements>(l);                          \
+    }
+
+#endif
