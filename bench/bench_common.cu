@@ -291,7 +291,7 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
         const row &r = rows[i];
         /* A select row names its case's selectivity and the elements its
          * input makes it keep; the other rows have neither key. */
-        char select_keys[96] = "", latest_keys[96] = "";
+        char select_keys[96] = "", latest_keys[160] = "";
         if (r.selectivity >= 0)
             std::snprintf(select_keys, sizeof select_keys, ", \"selectivity\": %g, \"kept\": %lld", r.selectivity,
                           r.kept);
@@ -301,6 +301,9 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
         if (r.plain_us >= 0)
             std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
                           ", \"plain_us\": %.3f", r.plain_us);
+        if (r.cub_agree >= 0)
+            std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
+                          ", \"cub_agree\": %s", r.cub_agree ? "true" : "false");
         std::fprintf(f,
                      "    {\"op\": \"%s\", \"regime\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "

@@ -56,8 +56,10 @@ struct row {
      * elsewhere. */
     double cub_latest_us = -1, cub_latest_host_us = -1;
     std::string regime = "cold"; /* how the calls were timed (time_contenders) */
-    /* Reproducible-sum rows: warpkit's ordinary sum of the same inputs. */
+    /* Reproducible-sum rows: warpkit's ordinary sum of the same inputs, and
+     * whether CUB's reproducible sum gave the right answer (-1 elsewhere). */
     double plain_us = -1;
+    int cub_agree = -1;
 };
 
 /* Fills in the times and the derived columns: speedup is CUB's time over
