@@ -29,6 +29,14 @@ def test_sum_reaches_c(stub):
     assert r is a and c.out == a.ptr and dt == D.F32 and shape == () and dev == 1 and stream is None
 
 
+def test_reproducible_sum_reaches_c(stub):
+    stub.pointer(device=0)
+    r = warpkit.sum(x_f32(stream=0x77), reproducible=True)
+    c = stub.last
+    assert c.fn == b"wk_reduce_repro" and c.in_ == X and c.n == 6 and c.dtype == D.F32 and c.stream == 0x77
+    assert c.out == stub.outlib.allocs[-1][0].ptr and r is stub.outlib.allocs[-1][0]
+
+
 @pytest.mark.parametrize("fn,op", [
     (warpkit.sum, D.SUM), (warpkit.min, D.MIN), (warpkit.max, D.MAX), (warpkit.reduce_and, D.AND),
     (warpkit.reduce_or, D.OR), (warpkit.reduce_xor, D.XOR),

@@ -1,6 +1,7 @@
 """GPU tests: streams, CUDA graph capture and replay, two threads on two
 streams, and JAX through DLPack.  Skipped without a CUDA device."""
 
+import math
 import threading
 
 import pytest
@@ -205,3 +206,28 @@ def test_jax_through_dlpack(request):
     xb = jax.device_put(jnp.asarray(host[:4097], dtype=jnp.bfloat16), gpus[0])
     ref = np.asarray(xb.astype(jnp.float32))
     assert_equal(_to_numpy(warpkit.max(xb)), ref.max(), "JAX bfloat16 max")
+
+
+# -------------------------------------------------------- reproducible sums
+@pytest.mark.parametrize("name", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("lib", ["torch", "cupy"])
+def test_reproducible_sum(lib, name, request):
+    """The same bits for the input reversed and for a view one element in;
+    close to the exact sum (math.fsum)."""
+    if lib == "cupy" and name == "bfloat16":
+        pytest.skip("CuPy has no bfloat16")
+    B = backend(lib)
+    rng = rng_for(request)
+    n = 300001
+    host = (rng.random(n) * 2 - 1).astype(np.float32 if name == "bfloat16" else name)
+    d, ref_host = B.upload(host, name)
+    got = B.download(warpkit.sum(d, reproducible=True))
+    r, _ = B.upload(host[::-1].copy(), name)
+    assert B.download(warpkit.sum(r, reproducible=True)).tobytes() == got.tobytes(), "reversed"
+    padded, _ = B.upload(np.concatenate([host[:1], host]), name)
+    assert B.download(warpkit.sum(padded[1:], reproducible=True)).tobytes() == got.tobytes(), "view at offset 1"
+    ref = math.fsum(ref_host.astype(np.float64).tolist())
+    ulp = float(np.spacing(np.abs(np.asarray(got, dtype=np.float64 if name == "float64" else np.float32))))
+    if name in ("float16", "bfloat16"):
+        ulp = abs(float(got)) * (2.0 ** -10 if name == "float16" else 2.0 ** -7) + 1e-30
+    assert abs(float(got) - ref) <= ulp, "reproducible sum %r against the exact %r" % (float(got), ref)

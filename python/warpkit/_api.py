@@ -75,7 +75,7 @@ def _count_out(count, dev, s, olib, explicit, what):
 _REDUCE_OPS = {"sum": D.SUM, "min": D.MIN, "max": D.MAX, "and": D.AND, "or": D.OR, "xor": D.XOR}
 
 
-def _reduce(x, op, out, stream, what):
+def _reduce(x, op, out, stream, what, reproducible=False):
     L = _L or _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
@@ -85,7 +85,10 @@ def _reduce(x, op, out, stream, what):
         res, optr = olib.alloc((), dt, dev, s if explicit else None)
     else:
         res, optr = _out(out, (), 1, dt, dev, s, olib, explicit, what)
-    st = L.wk_reduce(ctx, ptr, optr, n, dt, op, s)
+    if reproducible:
+        st = L.wk_reduce_repro(ctx, ptr, optr, n, dt, s)
+    else:
+        st = L.wk_reduce(ctx, ptr, optr, n, dt, op, s)
     if st:
         raise L.error(st, what)
     return res
@@ -105,9 +108,14 @@ def reduce(x, op, *, out=None, stream=None):
     return _reduce(x, code, out, stream, "warpkit.reduce: x")
 
 
-def sum(x, *, out=None, stream=None):  # noqa: A001 (numpy's name)
-    """Sum of all elements, a 0-d device array of x's dtype.  Asynchronous."""
-    return _reduce(x, 0, out, stream, "warpkit.sum: x")
+def sum(x, *, out=None, stream=None, reproducible=False):  # noqa: A001 (numpy's name)
+    """Sum of all elements, a 0-d device array of x's dtype.  Asynchronous.
+
+    reproducible=True (float dtypes): the same bits whatever the GPU, the
+    order of the elements or the offset of the view (wk_reduce_repro):
+    within half an ulp of the exact sum plus n * 2^-80 * max|x|.  Integer
+    sums are exact either way."""
+    return _reduce(x, 0, out, stream, "warpkit.sum: x", reproducible)
 
 
 def min(x, *, out=None, stream=None):  # noqa: A001

@@ -45,6 +45,7 @@ PROTOTYPES = {
     "wk_context_device": (c_int, [_VP]),
     "wk_context_sm_count": (c_int, [_VP]),
     "wk_reduce": (c_int, [_VP, _VP, _VP, _N, _I, _I, _VP]),
+    "wk_reduce_repro": (c_int, [_VP, _VP, _VP, _N, _I, _VP]),
     "wk_inclusive_scan": (c_int, [_VP, _VP, _VP, _N, _I, _I, _VP]),
     "wk_exclusive_scan": (c_int, [_VP, _VP, _VP, _N, _I, _I, _V, _VP]),
     "wk_scan_reserve": (c_int, [_VP, _N, _I]),
