@@ -8,16 +8,20 @@
 _Static_assert(sizeof(wk_rp) == sizeof(wk_repro_partial), "the public partial holds the canonical one");
 
 /* A partial that binned.h can have made: a top on the lattice, bins
- * normalized, nothing in the spare word. */
+ * normalized, carries in range, nothing in the spare word. */
 static int is_partial(const wk_rp *p)
 {
     if (p->top < WK_RP_LOWEST || p->top > WK_RP_HIGHEST || p->reserved != 0)
         return 0;
     if (p->flags & ~(uint32_t)(WK_RP_NAN | WK_RP_POS_INF | WK_RP_NEG_INF | WK_RP_NONEMPTY | WK_RP_NONNEGATIVE))
         return 0;
-    for (int k = 0; k < WK_RP_FOLD; ++k)
+    for (int k = 0; k < WK_RP_FOLD; ++k) {
         if (p->lo[k] < -((int64_t)1 << 49) || p->lo[k] >= ((int64_t)1 << 49))
             return 0;
+        /* Far beyond any real carry count; keeps combinations from overflowing. */
+        if (p->hi[k] < -((int64_t)1 << 60) || p->hi[k] > ((int64_t)1 << 60))
+            return 0;
+    }
     return 1;
 }
 

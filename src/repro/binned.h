@@ -4,7 +4,7 @@
  * 46(3), 2020), here with double-precision bins for every float dtype.
  *
  * The bins sit on a fixed lattice of exponents: bin j has the unit
- * 2^a(j), a(j) = -1074 + 40 j, for j = 2 .. 52. An accumulator keeps the
+ * 2^a(j), a(j) = -1074 + 40 j, for j = 0 .. 52. An accumulator keeps the
  * three bins top, top-1, top-2, where `top` is the lowest bin whose limit
  * 2^(a(top) + 39) is above every |x| seen. Each element is split exactly
  * into one multiple of each kept bin's unit (rounded to nearest, ties broken
@@ -41,12 +41,9 @@
 #define WK_RP_FOLD 3     /* bins an accumulator keeps                         */
 #define WK_RP_LOWEST 2   /* lattice index of the lowest top (bins 2, 1, 0)    */
 #define WK_RP_HIGHEST 52 /* a top that covers every finite double             */
-#define WK_RP_SCALED 50  /* bins from here up are stored scaled by 2^-128 so
-                            that their constants stay finite                  */
+#define WK_RP_SCALED 52  /* the top bin is stored scaled by 2^-128 so that its
+                            constants stay finite (1.5 * 2^1058 unscaled)     */
 #define WK_RP_SCALE 128
-/* Additions into one bin between two renormalizations: each is below
- * 2^(unit + 40) and a renormalized bin has 2^(unit + 50) of room left. */
-#define WK_RP_DEPOSITS 1024
 
 /* Flags a partial carries beside its bins. */
 #define WK_RP_NAN 1u         /* a NaN was summed                                 */
@@ -160,7 +157,7 @@ WK_HD void wk_rp_deposit(wk_rp_work *w, int top, double x)
     w->bin[WK_RP_FOLD - 1] += wk_rp_odd_above(x, top - (WK_RP_FOLD - 1));
 }
 
-/* The same for any top: bins from WK_RP_SCALED up take x scaled by
+/* The same for any top: the bin from WK_RP_SCALED up takes x scaled by
  * 2^-128 (exact wherever the part is not zero). */
 WK_HD void wk_rp_deposit_scaled(wk_rp_work *w, int top, double x)
 {
@@ -253,22 +250,6 @@ WK_HD void wk_rp_from_work(wk_rp *p, const wk_rp_work *w, int top, uint32_t flag
         p->lo[k] = wk_rp_units(w->bin[k], top - k);
     }
     wk_rp_normalize(p);
-}
-
-/* The working form of a canonical partial at the same top. */
-WK_HD void wk_rp_to_work(const wk_rp *p, wk_rp_work *w)
-{
-    WK_RP_UNROLL
-    for (int k = 0; k < WK_RP_FOLD; ++k) {
-        int j = p->top - k;
-        /* |lo| <= 2^49 units: exact (through 2^64 where the unit is
-         * subnormal), and within one step of the base. */
-        int unit = wk_rp_unit(j);
-        double part = unit >= -1022 ? (double)p->lo[k] * wk_rp_pow2(unit)
-                                    : (double)p->lo[k] * wk_rp_pow2(unit + 64) * wk_rp_pow2(-64);
-        w->bin[k] = wk_rp_base(j) + part;
-        w->carry[k] = p->hi[k];
-    }
 }
 
 /* Raises p's top to `top` (>= p->top): the bins that fall below are

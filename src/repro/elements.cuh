@@ -25,6 +25,7 @@ struct f32_elements {
         return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
     }
     __device__ static uint32_t key(raw r) { return r & 0x7fffffffu; }
+    __device__ static bool is_nan(raw r) { return key(r) > special; }
     __device__ static uint32_t sign_word(raw r) { return r; }
     __device__ static bool negative(raw r) { return r >> 31; }
     __device__ static double value(raw r) { return (double)__uint_as_float(r); }
@@ -54,6 +55,8 @@ struct f64_elements {
         return i == 0 ? ((uint64_t)v.y << 32 | v.x) : ((uint64_t)v.w << 32 | v.z);
     }
     __device__ static uint32_t key(raw r) { return (uint32_t)(r >> 32) & 0x7fffffffu; }
+    /* All 64 bits: a NaN's payload may sit in the low word alone. */
+    __device__ static bool is_nan(raw r) { return (r & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
     __device__ static uint32_t sign_word(raw r) { return (uint32_t)(r >> 32); }
     __device__ static bool negative(raw r) { return r >> 63; }
     __device__ static double value(raw r) { return __longlong_as_double((long long)r); }
@@ -79,6 +82,7 @@ template <bool Brain> struct half_elements {
         return (i & 1) ? w >> 16 : w & 0xffffu;
     }
     __device__ static uint32_t key(raw r) { return r & 0x7fffu; }
+    __device__ static bool is_nan(raw r) { return key(r) > special; }
     __device__ static uint32_t sign_word(raw r) { return r; }
     __device__ static bool negative(raw r) { return (r >> 15) & 1u; }
     __device__ static double value(raw r)

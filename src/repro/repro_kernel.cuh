@@ -57,7 +57,7 @@ template <class E, int N> __device__ inline void add_elements(lane_sum &s, typen
         for (int i = 0; i < N; ++i) {
             uint32_t k = E::key(r[i]);
             if (k >= E::special) {
-                s.flags |= k > E::special ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
+                s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
                 r[i] = E::filler;
             } else {
                 high = max(high, k);

@@ -186,6 +186,10 @@ static void test_specials(void)
     const double nan = NAN, inf = INFINITY;
     double a[] = {1.0, nan, 2.0};
     wk_checkf(&tally, sum_f64(a, 3) == 0x7ff8000000000000ull, "NaN gives the quiet NaN");
+    uint64_t payload = 0xfff0000000000001ull; /* -NaN, payload in the low word */
+    double pn[2] = {2.0, 0};
+    memcpy(&pn[1], &payload, 8);
+    wk_checkf(&tally, sum_f64(pn, 2) == 0x7ff8000000000000ull, "a NaN with a low-word payload gives the quiet NaN");
     double b[] = {inf, 1.0, 1e300};
     wk_checkf(&tally, sum_f64(b, 3) == f64_bits(inf), "+inf among numbers gives +inf");
     double c[] = {-inf, -inf};

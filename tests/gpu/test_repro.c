@@ -262,6 +262,22 @@ static void test_api(void)
     bits = result_bits(wk_reduce_repro(ctx, d_in, d_out, 5, WK_I32, stream), WK_I32);
     wk_checkf(&tally, (uint32_t)bits == (uint32_t)(1u - 7u + 100u + 2147483647u + 1u), "i32: wk_reduce's wrapping sum");
 
+    /* NaNs whose payload is in the low word alone, in the scalar head and
+     * in the body: still NaN, not an infinity. */
+    double nans[4096];
+    for (int i = 0; i < 4096; ++i)
+        nans[i] = 1.0;
+    const uint64_t payloads[2] = {0x7ff0000000000001ull, 0xfff0000000000001ull};
+    memcpy(&nans[1], &payloads[0], 8);
+    memcpy(&nans[3001], &payloads[1], 8);
+    CHECK_CUDA(cudaMemcpy(d_in, nans, sizeof nans, cudaMemcpyHostToDevice));
+    poison_out();
+    bits = result_bits(wk_reduce_repro(ctx, d_in, d_out, 3, WK_F64, stream), WK_F64);
+    wk_checkf(&tally, bits == 0x7ff8000000000000ull, "f64 NaN with a low-word payload (scalar path): NaN");
+    poison_out();
+    bits = result_bits(wk_reduce_repro(ctx, (const double *)d_in + 2, d_out, 4094, WK_F64, stream), WK_F64);
+    wk_checkf(&tally, bits == 0x7ff8000000000000ull, "f64 -NaN with a low-word payload (vector path): NaN");
+
     /* Captured into a graph and replayed: the same bits. */
     CHECK_CUDA(cudaMemcpy(d_in, ones, sizeof ones, cudaMemcpyHostToDevice));
     poison_out();
