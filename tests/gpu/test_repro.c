@@ -268,6 +268,7 @@ static void test_api(void)
     for (int i = 0; i < 4096; ++i)
         nans[i] = 1.0;
     const uint64_t payloads[2] = {0x7ff0000000000001ull, 0xfff0000000000001ull};
+    reserve(sizeof nans);
     memcpy(&nans[1], &payloads[0], 8);
     memcpy(&nans[3001], &payloads[1], 8);
     CHECK_CUDA(cudaMemcpy(d_in, nans, sizeof nans, cudaMemcpyHostToDevice));
