@@ -22,7 +22,7 @@ int wk_measure_ceilings(wk_ceilings *out);
 
 /* `warpkit bench`: warpkit beside CUB, table on stdout, JSON if asked.
  * --op scan hands over to wk_bench_scan_main, --op select to
- * wk_bench_select_main. */
+ * wk_bench_select_main, --op segmented to wk_bench_segmented_main. */
 int wk_bench_main(const wk_cli_options *opts);
 
 /* `warpkit bench --op scan`: warpkit's scans beside CUB's DeviceScan. */
@@ -31,6 +31,11 @@ int wk_bench_scan_main(const wk_cli_options *opts);
 /* `warpkit bench --op select`: warpkit's selects and partition beside CUB's
  * DeviceSelect (If, Flagged, Unique) and DevicePartition::If. */
 int wk_bench_select_main(const wk_cli_options *opts);
+
+/* `warpkit bench --op segmented`: warpkit's segmented reduce and inclusive
+ * scan (f32 sums, uniform segments and power-law offsets) beside CUB's
+ * DeviceSegmentedReduce, DeviceSegmentedScan and DeviceScan by key. */
+int wk_bench_segmented_main(const wk_cli_options *opts);
 
 /* `warpkit info`: device properties and the measured ceilings. */
 int wk_info_main(const wk_cli_options *opts);

@@ -225,11 +225,30 @@ static std::string selectivity_label(const row &r)
     return text;
 }
 
+/* A segmented row's segments (elements per segment: "32", "2^14"; or
+ * "offsets"), or "" for the rows that have none. */
+static std::string segment_label(const row &r)
+{
+    if (r.segment_size < 0)
+        return "";
+    if (r.segment_size == 0)
+        return "offsets";
+    char text[32];
+    const unsigned long long s = (unsigned long long)r.segment_size;
+    if ((s & (s - 1)) == 0 && s >= 1024)
+        std::snprintf(text, sizeof text, "2^%d", __builtin_ctzll(s));
+    else
+        std::snprintf(text, sizeof text, "%llu", s);
+    return text;
+}
+
 void print_progress(const row &r, int op_width)
 {
     std::string sel = selectivity_label(r);
     if (!sel.empty())
         sel = " keep " + sel;
+    if (r.segment_size >= 0)
+        sel += " seg " + segment_label(r);
     char latest[64] = "";
     if (r.cub_latest_us >= 0)
         std::snprintf(latest, sizeof latest, "  cub latest %9.2f us (host %5.2f)", r.cub_latest_us,
@@ -245,15 +264,19 @@ int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width
 {
     /* The selectivity column only where some row has one, so that the
      * reduce and scan tables read as before. */
-    bool any_selectivity = false, any_latest = false, any_regime = false;
+    bool any_selectivity = false, any_latest = false, any_regime = false, any_segments = false;
     for (const row &r : rows) {
         any_selectivity |= r.selectivity >= 0;
+        any_segments |= r.segment_size >= 0;
         any_latest |= r.cub_latest_us >= 0;
         any_regime |= r.regime != "cold";
     }
-    const int sel_width = any_selectivity ? 6 : 0, latest_width = any_latest ? 14 : 0, regime_width = any_regime ? 7 : 0;
+    /* The segments column takes the selectivity's place: no row has both. */
+    const int sel_width = any_segments ? 8 : any_selectivity ? 6 : 0, latest_width = any_latest ? 14 : 0,
+              regime_width = any_regime ? 7 : 0;
     std::printf("%-*s%-*s %-5s%*s %12s %11s %11s%*s %8s %9s %7s %s\n", regime_width, any_regime ? "regime" : "",
-                op_width, "op", "dtype", sel_width, any_selectivity ? "keep" : "", "n", "warpkit_us", "cub_us",
+                op_width, "op", "dtype", sel_width, any_segments ? "segment" : any_selectivity ? "keep" : "", "n",
+                "warpkit_us", "cub_us",
                 latest_width, any_latest ? "cub_latest_us" : "", "speedup", "GB/s", ceiling, "check");
     int disagreements = 0;
     for (const row &r : rows) {
@@ -261,7 +284,8 @@ int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width
         if (r.cub_latest_us >= 0)
             std::snprintf(latest, sizeof latest, "%.2f", r.cub_latest_us);
         std::printf("%-*s%-*s %-5s%*s %12zu %11.2f %11.2f%*s %8.2f %9.1f %7.1f %s\n", regime_width,
-                    any_regime ? r.regime.c_str() : "", op_width, r.op.c_str(), r.dtype.c_str(), sel_width, selectivity_label(r).c_str(), r.n, r.warpkit_us, r.cub_us,
+                    any_regime ? r.regime.c_str() : "", op_width, r.op.c_str(), r.dtype.c_str(), sel_width,
+                    (r.segment_size >= 0 ? segment_label(r) : selectivity_label(r)).c_str(), r.n, r.warpkit_us, r.cub_us,
                     latest_width, latest, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
         disagreements += !r.agree;
     }
@@ -291,16 +315,21 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
         const row &r = rows[i];
         /* A select row names its case's selectivity and the elements its
          * input makes it keep; the other rows have neither key. */
-        char select_keys[96] = "", latest_keys[160] = "";
+        char select_keys[96] = "", latest_keys[224] = "";
         if (r.selectivity >= 0)
             std::snprintf(select_keys, sizeof select_keys, ", \"selectivity\": %g, \"kept\": %lld", r.selectivity,
                           r.kept);
+        if (r.segment_size >= 0)
+            std::snprintf(select_keys, sizeof select_keys, ", \"segment_size\": %lld", r.segment_size);
         if (r.cub_latest_us >= 0)
             std::snprintf(latest_keys, sizeof latest_keys, ", \"cub_latest_us\": %.3f, \"cub_latest_host_us\": %.3f",
                           r.cub_latest_us, r.cub_latest_host_us);
         if (r.plain_us >= 0)
             std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
                           ", \"plain_us\": %.3f", r.plain_us);
+        if (r.cub_toolkit_us >= 0)
+            std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
+                          ", \"cub_toolkit_us\": %.3f", r.cub_toolkit_us);
         if (r.cub_agree >= 0)
             std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
                           ", \"cub_agree\": %s", r.cub_agree ? "true" : "false");

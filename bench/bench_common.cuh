@@ -60,6 +60,11 @@ struct row {
      * whether CUB's reproducible sum gave the right answer (-1 elsewhere). */
     double plain_us = -1;
     int cub_agree = -1;
+    /* Segmented rows only (negative elsewhere): the elements per segment of
+     * a uniform case, 0 for the case with offsets; and the toolkit CUB's
+     * time, where cub_us is the fastest of every CUB form timed. */
+    long long segment_size = -1;
+    double cub_toolkit_us = -1;
 };
 
 /* Fills in the times and the derived columns: speedup is CUB's time over

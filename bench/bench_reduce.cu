@@ -249,6 +249,8 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
         return wk_bench_scan_main(opts);
     if (opts->primitive == WK_PRIMITIVE_SELECT)
         return wk_bench_select_main(opts);
+    if (opts->primitive == WK_PRIMITIVE_SEGMENTED)
+        return wk_bench_segmented_main(opts);
 
     wk::bench::session ses;
     ses.name = "warpkit bench";

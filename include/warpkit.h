@@ -293,6 +293,88 @@ void wk_repro_partial_clear(wk_repro_partial *p);
 wk_status wk_repro_combine_host(wk_repro_partial *acc, const wk_repro_partial *p);
 wk_status wk_repro_round_host(const wk_repro_partial *p, wk_dtype dtype, void *h_out);
 
+/* ------------------------------------------------------------- segments */
+
+/*
+ * Segments of an input for the segmented reduce and scan: three layouts in
+ * one description. Fill every field; the layout is chosen by d_begin.
+ *
+ *  - Uniform:  count segments of `size` elements, back to back:
+ *              segment i is d_in[i * size .. i * size + size).
+ *              stride = size (or 0, which means size), d_begin = d_end = NULL.
+ *  - Rows:     the rows of a matrix with a leading dimension: segment i is
+ *              d_in[i * stride .. i * stride + size), stride >= size.
+ *              d_begin = d_end = NULL.
+ *  - Offsets:  segment i is d_in[d_begin[i] .. d_end[i]) (int64_t offsets in
+ *              device memory, in elements). `size` is then the input's
+ *              length in elements and `stride` is unused: offsets are
+ *              clamped into [0, size), so no offset reads or writes outside
+ *              the input, and a segment with d_end[i] <= d_begin[i] is empty.
+ *              Segments may overlap and come in any order for a reduce;
+ *              a scan writes every position of every segment, so its
+ *              segments must not overlap (overlapping ones race).
+ */
+typedef struct wk_segments {
+    size_t count;           /* number of segments (0: the call does nothing) */
+    size_t size;            /* uniform, rows: elements per segment;
+                               offsets: elements in d_in                      */
+    size_t stride;          /* rows: elements from a segment's start to the
+                               next one's (0: same as size)                   */
+    const int64_t *d_begin; /* offsets: first element of each segment        */
+    const int64_t *d_end;   /* offsets: one past the last element            */
+} wk_segments;
+
+/*
+ * Reduces every segment of d_in into d_out[i], in one kernel launch on
+ * `stream`: every op and dtype of wk_reduce, with its semantics segment by
+ * segment (identity for an empty segment; arg ops give the index within the
+ * segment, -1 for an empty one). d_out receives count results of
+ * wk_reduce_result_size(dtype, op) bytes each, aligned as for wk_reduce, and
+ * may not overlap the input's extent or the offsets.
+ *
+ * Float sums are the same bits run to run for one input, layout and device;
+ * the order of the additions follows the segment's length and alignment
+ * (and the device's SM count for rows over 64 KiB). Each float result is
+ * within ceil(len / 8) + 64 roundings of its segment's exact sum: the error
+ * is at most that times the unit roundoff of the accumulator times
+ * sum |x| over the segment (f16 and bf16: plus the final rounding).
+ * Segments are spread over the GPU by their length (docs/segmented.md):
+ * several per warp when short, a warp or a block each when longer, and a
+ * long segment's pieces over many warps, so that a few long segments among
+ * many short ones do not wait on one warp. Needs no allocation per call;
+ * the offsets layout uses the stream's workspace.
+ */
+wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                              wk_dtype dtype, wk_op op, cudaStream_t stream);
+
+/*
+ * Reproducible segment sums: d_out[i] gets the bits wk_reduce_repro gives
+ * for segment i alone (float dtypes; its error bound and NaN, infinity and
+ * zero rules apply per segment; an empty segment gives +0.0). Integer
+ * dtypes run wk_segmented_reduce's sum, which is exact. One launch on
+ * `stream`; a warp per segment, so a single very long segment runs at one
+ * warp's speed. d_out receives count elements of dtype.
+ */
+wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                    wk_dtype dtype, cudaStream_t stream);
+
+/*
+ * Segmented prefix scans: each segment scanned as wk_inclusive_scan /
+ * wk_exclusive_scan would scan it alone (the exclusive scan starts every
+ * segment at `init`), the outputs written at the same positions of d_out as
+ * the inputs' in d_in (for rows, the elements between rows are left as they
+ * are). Ops: SUM, MIN, MAX, and AND, OR, XOR on integers. One launch on
+ * `stream`. d_out == d_in (in place) is allowed; any other overlap returns
+ * WK_ERROR_INVALID_ARGUMENT. Float prefixes within a segment are summed in
+ * a fixed order that depends on the segment's length and alignment; output
+ * i of a segment is within ceil((i + 1) / 8) + 64 roundings of its exact
+ * prefix, as for the reduce.
+ */
+wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                      wk_dtype dtype, wk_op op, cudaStream_t stream);
+wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                      wk_dtype dtype, wk_op op, wk_value init, cudaStream_t stream);
+
 /* ------------------------------------------------------------------ scan */
 
 /*

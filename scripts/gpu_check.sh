@@ -89,7 +89,8 @@ echo "== compute-sanitizer"
 [ "${WK_CTEST_APPEND:-0}" = 1 ] || : >"$logs/sanitizer.log"
 for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
     for t in ${WK_SANITIZER_TESTS:-test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api \
-        test_shared_context test_primitives test_compact_primitives test_ladder test_repro_gpu}; do
+        test_shared_context test_primitives test_compact_primitives test_ladder test_repro_gpu \
+        test_segmented test_segmented_repro}; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
@@ -105,11 +106,11 @@ echo "== info"
 build-gpu/tools/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
-# WK_BENCH_OPS picks the benchmarks of this run (default: all three), and
+# WK_BENCH_OPS picks the benchmarks of this run (default: all four), and
 # WK_BENCH_REGIME their regimes (default all: cold over every size, warm and
 # graph up to 2^24); the results file takes every bench JSON present in
 # OUTPUT_DIR.
-for op in ${WK_BENCH_OPS:-reduce scan select}; do
+for op in ${WK_BENCH_OPS:-reduce scan select segmented}; do
     json=$out/bench-$op.json
     rm -f "$json" # a run that stops on a wrong answer writes none
     build-gpu/tools/warpkit bench --op "$op" --repeats 15 --regime "${WK_BENCH_REGIME:-all}" --json "$json" \
@@ -118,10 +119,10 @@ for op in ${WK_BENCH_OPS:-reduce scan select}; do
     tail -n 3 "$logs/bench-$op-progress.log"
 done
 
-# Every bench run that finished: the reduce rows, then the scan rows, then
-# the select rows.
+# Every bench run that finished: the reduce rows, then the scan rows, the
+# select rows and the segmented rows.
 bench_args=()
-for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json"; do
+for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json" "$out/bench-segmented.json"; do
     [ -s "$f" ] && bench_args+=(--bench "$f")
 done
 ctest_args=(--ctest "$logs/ctest.log")

@@ -10,7 +10,9 @@ printed into the default CTest log ("reproducibility: cases=N hash=H":
 the hash of the bits of every case's result, the same on every GPU). Rows
 keep every key the bench wrote: select rows carry
 "selectivity" (the fraction of the input the case keeps) and "kept" beside
-the common keys."""
+the common keys, and segmented rows ("segreduce_sum", "segscan_inclusive_sum")
+"segment_size" (0 for the case with offsets), "cub_toolkit_us" and
+"cub_agree"."""
 import argparse
 import datetime
 import glob
@@ -71,10 +73,10 @@ def against(row, measured, kept):
     """Each bench run measures its own ceilings and reports its rows against
     them; the results file keeps the first run's. A row of a later run gets
     its pct_of_ceiling restated against the kept ceiling (the read ceiling
-    for reduce_* ops, the copy ceiling for the others: scan, select and
-    partition), so that every row of the file reads against the ceilings the
-    file shows."""
-    key = "read_gbs" if row["op"].startswith("reduce") else "copy_gbs"
+    for reduce_* and segreduce_* ops, the copy ceiling for the others: scan,
+    select, partition and segscan), so that every row of the file reads
+    against the ceilings the file shows."""
+    key = "read_gbs" if row["op"].startswith(("reduce", "segreduce")) else "copy_gbs"
     if measured[key] != kept[key] and kept[key] > 0:
         row = dict(row, pct_of_ceiling=round(100.0 * row["gbs"] / kept[key], 1))
     return row
@@ -90,7 +92,8 @@ def main():
                    help="wall seconds of the default ctest run, one line per call (summed)")
     p.add_argument("--sanitizer-dir", required=True)
     p.add_argument("--bench", required=True, action="append",
-                   help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan, --op select)")
+                   help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan, --op select, "
+                        "--op segmented)")
     p.add_argument("--out", required=True)
     a = p.parse_args()
 

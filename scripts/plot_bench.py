@@ -35,6 +35,8 @@ def main(path, out):
     for row in r["bench"]:
         if row.get("regime", "cold") != "cold":  # the plot shows the cold rows
             continue
+        if "segment_size" in row:  # segmented rows go by segment size, in the tables
+            continue
         series = families.setdefault(family(row), {})
         series.setdefault(f"{row['op']} {row['dtype']}", []).append(row)
     fig, axes = plt.subplots(len(families), 2, figsize=(12, 4.5 * len(families)), squeeze=False)

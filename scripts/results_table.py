@@ -5,14 +5,45 @@ selectivity for the select and partition ops, whose rows carry the fraction
 of the input they keep), each cell "warpkit µs / CUB µs, speedup over CUB,
 percent of ceiling": the read ceiling for reduce_* ops, the copy ceiling for
 the others (a scan reads n and writes n, a select reads n and writes what it
-keeps). Usage: scripts/results_table.py bench/results/H100.json"""
+keeps). The segmented ops (segreduce_*, against the read ceiling, and
+segscan_*) get a table each with a line per size and segment size. Usage:
+scripts/results_table.py bench/results/H100.json"""
 import json
 import sys
 
 
 def ceiling_of(op):
     """The ceiling an op's bandwidth is measured against (GUIDE section 5)."""
-    return "read" if op.startswith("reduce") else "copy"
+    return "read" if op.startswith(("reduce", "segreduce")) else "copy"
+
+
+def power_label(n):
+    """2^k for a power of two, else the number."""
+    exponent = n.bit_length() - 1
+    return f"2^{exponent}" if n > 0 and n == 1 << exponent else str(n)
+
+
+def print_segmented(op, rows):
+    """A segmented op: a line per total size and segment size (0: the
+    power-law offsets), with warpkit's time, the fastest CUB form's (cub_us;
+    0 where no CUB form ran), the newest CUB's, the speedup over the fastest,
+    the bandwidth and the percent of the ceiling."""
+    print(f"\n**{op}** (f32): µs per call; CUB = the fastest CUB form (toolkit or newest), "
+          f"speedup = CUB µs / warpkit µs; % of the {ceiling_of(op)} ceiling\n")
+    print("| n | segment size | warpkit µs | CUB µs | CUB latest µs | speedup | GB/s | % of ceiling | check |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    # Uniform sizes rising, the offsets case last, for each total size.
+    for row in sorted(rows, key=lambda row: (row["n"], row["segment_size"] == 0, row["segment_size"])):
+        s = row["segment_size"]
+        size = "offsets (power law)" if s == 0 else str(s) if s < 1024 else power_label(s)
+        has_cub = row.get("cub_us", 0) > 0
+        cub = f"{row['cub_us']:.2f}" if has_cub else "-"
+        latest = f"{row['cub_latest_us']:.2f}" if row.get("cub_latest_us", -1) > 0 else "-"
+        speedup = f"x{row['speedup']:.2f}" if has_cub and row.get("speedup", 0) > 0 else "-"
+        check = ("ok" if row.get("agree", True) else "WRONG") + \
+            ("" if row.get("cub_agree", True) else ", CUB differs")
+        print(f"| {power_label(row['n'])} | {size} | {row['warpkit_us']:.2f} | {cub} | {latest} | {speedup} | "
+              f"{row['gbs']:.1f} | {row['pct_of_ceiling']:.1f} % | {check} |")
 
 
 def column_of(row):
@@ -38,6 +69,9 @@ def main(path):
     ops = list(dict.fromkeys(row["op"] for row in cold))
     for op in ops:
         rows = [row for row in cold if row["op"] == op]
+        if "segment_size" in rows[0]:
+            print_segmented(op, rows)
+            continue
         # Dtype by dtype, each at its selectivities in rising order.
         dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
         ordered = sorted(rows, key=lambda row: (dtypes.index(row["dtype"]), row.get("selectivity", 0)))

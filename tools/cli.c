@@ -94,7 +94,7 @@ const char *wk_memory_name(wk_memory_kind kind)
 
 int wk_parse_primitive(const char *text, wk_primitive *out)
 {
-    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SELECT; ++k)
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SEGMENTED; ++k)
         if (text && strcmp(text, wk_primitive_name((wk_primitive)k)) == 0) {
             *out = (wk_primitive)k;
             return 0;
@@ -108,6 +108,7 @@ const char *wk_primitive_name(wk_primitive primitive)
     case WK_PRIMITIVE_REDUCE: return "reduce";
     case WK_PRIMITIVE_SCAN: return "scan";
     case WK_PRIMITIVE_SELECT: return "select";
+    case WK_PRIMITIVE_SEGMENTED: return "segmented";
     }
     return "?";
 }
@@ -173,7 +174,7 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
     if (strcmp(arg, "--op") == 0)
         return wk_parse_primitive(value, &o->primitive) == 0
                    ? 2
-                   : fail(err, err_size, "--op is reduce, scan or select", value);
+                   : fail(err, err_size, "--op is reduce, scan, select or segmented", value);
     if (strcmp(arg, "--regime") == 0) {
         static const char *const names[] = {"cold", "warm", "graph", "all"};
         for (int r = 0; value && r < 4; ++r)
@@ -266,14 +267,16 @@ static const char usage_all[] =
     "  bench    warpkit beside CUB: reduce sum (f32 f64 i32), min f32, argmax f32;\n"
     "           with --op scan: inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64);\n"
     "           with --op select: select if, select flagged, unique, partition if (f32 i32),\n"
-    "           each keeping 1 %, 50 % and 99 % of the input\n"
+    "           each keeping 1 %, 50 % and 99 % of the input;\n"
+    "           with --op segmented: segmented reduce and inclusive scan (f32 sums), uniform\n"
+    "           segments and power-law offsets, at 2^26 and 2^28 elements\n"
     "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
     "           with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB\n"
     "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
     "  help     this text; help COMMAND: the options of COMMAND\n"
     "\n"
     "options:\n"
-    "  --op OP           bench, ladder: reduce (default) or scan; bench: select as well\n"
+    "  --op OP           bench, ladder: reduce (default) or scan; bench: select and segmented as well\n"
     "  --json FILE       bench: also write the results as JSON\n"
     "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
     "  --max-n N         bench: largest size (default 2^30)\n"
@@ -309,7 +312,7 @@ static const char usage_verify[] =
     "  --quick           skip the cases over 2^31 elements\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
 
 static const char usage_bench[] =
-    "usage: warpkit bench [--op reduce|scan|select] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"
+    "usage: warpkit bench [--op reduce|scan|select|segmented] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"
     "                     [--repeats N] [--quick] [--regime cold|warm|graph|all] [--device N]\n"
     "\n"
     "warpkit beside CUB in the same process, against the measured ceilings:\n"
@@ -318,9 +321,13 @@ static const char usage_bench[] =
     "  scan              inclusive sum, exclusive sum, inclusive max (f32 f64 i32 i64) beside DeviceScan\n"
     "  select            select if, select flagged, unique, partition if (f32 i32), keeping 1 %, 50 %\n"
     "                    and 99 % of the input, beside DeviceSelect / DevicePartition\n"
+    "  segmented         segmented reduce and inclusive scan (f32 sums) over 2^26 and 2^28 elements\n"
+    "                    (those within --min-n .. --max-n, else --max-n alone), uniform segments of\n"
+    "                    1 to 2^20 elements and power-law offsets, beside DeviceSegmentedReduce,\n"
+    "                    DeviceSegmentedScan and DeviceScan by key; cold regime only\n"
     "\n"
     "options:\n"
-    "  --op OP           reduce (default), scan or select\n"
+    "  --op OP           reduce (default), scan, select or segmented\n"
     "  --json FILE       also write the results as JSON\n"
     "  --min-n N         smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
     "  --max-n N         largest size (default 2^30); sizes step by 4x\n"

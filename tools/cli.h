@@ -37,10 +37,11 @@ const char *wk_memory_name(wk_memory_kind kind);
 typedef enum wk_primitive {
     WK_PRIMITIVE_REDUCE, /* device-wide reduce (the default)        */
     WK_PRIMITIVE_SCAN,   /* device-wide inclusive / exclusive scan  */
-    WK_PRIMITIVE_SELECT  /* stream compaction: bench only           */
+    WK_PRIMITIVE_SELECT, /* stream compaction: bench only           */
+    WK_PRIMITIVE_SEGMENTED /* segmented reduce and scan: bench only */
 } wk_primitive;
 
-/* Parses "reduce", "scan", "select". Returns 0 or -1. */
+/* Parses "reduce", "scan", "select", "segmented". Returns 0 or -1. */
 int wk_parse_primitive(const char *text, wk_primitive *out);
 const char *wk_primitive_name(wk_primitive primitive);
 
@@ -63,7 +64,7 @@ typedef struct wk_cli_options {
     wk_dtype dtype;        /* --dtype: the ladder's element type (default f64) */
     unsigned threads;      /* --threads: the ladder's block size (default 512) */
     wk_memory_kind memory; /* --memory: where the ladder's input lives         */
-    wk_primitive primitive; /* --op: reduce (default), scan or select (bench only) */
+    wk_primitive primitive; /* --op: reduce (default), scan; select, segmented (bench only) */
     const char *only;      /* --only LIST: ladder rows, e.g. "01,04,12,cub"    */
     int ncu;               /* --ncu: print the ncu command line of each row    */
     int repeats;           /* --repeats: timed batches per case (default 9)    */

@@ -40,9 +40,11 @@ int main(int argc, char **argv)
         usage(stderr, opts.command);
         return 2;
     }
-    /* There is no select ladder: without this, the reduce ladder would run. */
-    if (opts.primitive == WK_PRIMITIVE_SELECT && strcmp(opts.command, "ladder") == 0) {
-        fprintf(stderr, "warpkit: --op select applies to bench only\n\n");
+    /* There is no select or segmented ladder: without this, the reduce
+     * ladder would run. */
+    if ((opts.primitive == WK_PRIMITIVE_SELECT || opts.primitive == WK_PRIMITIVE_SEGMENTED) &&
+        strcmp(opts.command, "ladder") == 0) {
+        fprintf(stderr, "warpkit: --op %s applies to bench only\n\n", wk_primitive_name(opts.primitive));
         usage(stderr, opts.command);
         return 2;
     }

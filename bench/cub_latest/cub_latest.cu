@@ -4,12 +4,17 @@
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_segmented_scan.cuh>
 #include <cub/device/device_select.cuh>
 
 #include <cuda/functional>
 
 #include <cuda/std/execution>
 #include <cuda/stream_ref>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #define WK_CUB_LATEST_API extern "C" __attribute__((visibility("default")))
 
@@ -85,6 +90,53 @@ cudaError_t select_as(wk_cub_latest_select_kind kind, const void *in, const uint
     return cudaErrorInvalidValue;
 }
 
+/* The offsets of uniform segments, computed rather than read: element i of
+ * uniform_offsets(size) is i * size, so that it serves as the begin offsets
+ * and, one further, as the end offsets. int: the benchmark stays under 2^31
+ * elements. */
+struct times_size {
+    int size;
+    __host__ __device__ int operator()(int i) const { return i * size; }
+};
+inline auto uniform_offsets(int size)
+{
+    return thrust::make_transform_iterator(thrust::counting_iterator<int>(0), times_size{size});
+}
+
+template <class T>
+cudaError_t segmented_sum_as(wk_cub_latest_segmented_form form, const void *in, void *out,
+                             const wk_cub_latest_segments &g, void *temp, size_t *temp_bytes, cudaStream_t s)
+{
+    const T *p = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    if (form == WK_CUB_LATEST_SEGMENTED_FIXED) {
+        if (g.d_begin)
+            return cudaErrorInvalidValue; /* uniform segments only */
+        return cub::DeviceSegmentedReduce::Sum(temp, *temp_bytes, p, o, g.count, g.size, s);
+    }
+    if (!g.d_begin) {
+        const auto begin = uniform_offsets(g.size);
+        return cub::DeviceSegmentedReduce::Sum(temp, *temp_bytes, p, o, g.count, begin, begin + 1, s);
+    }
+    return cub::DeviceSegmentedReduce::Sum(temp, *temp_bytes, p, o, g.count, g.d_begin, g.d_end, s);
+}
+
+template <class T>
+cudaError_t segmented_inclusive_sum_as(wk_cub_latest_segscan_form form, const void *in, void *out, size_t n,
+                                       const wk_cub_latest_segments &g, const int32_t *keys, void *temp,
+                                       size_t *temp_bytes, cudaStream_t s)
+{
+    const T *p = static_cast<const T *>(in);
+    T *o = static_cast<T *>(out);
+    if (form == WK_CUB_LATEST_SEGSCAN_BY_KEY)
+        return cub::DeviceScan::InclusiveSumByKey(temp, *temp_bytes, keys, p, o, (int)n, cuda::std::equal_to<>{}, s);
+    if (!g.d_begin) {
+        const auto begin = uniform_offsets(g.size);
+        return cub::DeviceSegmentedScan::InclusiveSegmentedSum(temp, *temp_bytes, p, o, begin, begin + 1, g.count, s);
+    }
+    return cub::DeviceSegmentedScan::InclusiveSegmentedSum(temp, *temp_bytes, p, o, g.d_begin, g.d_end, g.count, s);
+}
+
 } // namespace
 
 WK_CUB_LATEST_API int wk_cub_latest_version(void) { return CCCL_VERSION; }
@@ -142,6 +194,30 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kin
     switch (dtype) {
     case WK_F32: return select_as<float>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
     case WK_I32: return select_as<int32_t>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_sum(wk_cub_latest_segmented_form form, wk_dtype dtype,
+                                                          const void *in, void *out,
+                                                          const wk_cub_latest_segments *segments, void *temp,
+                                                          size_t *temp_bytes, cudaStream_t stream)
+{
+    switch (dtype) {
+    case WK_F32: return segmented_sum_as<float>(form, in, out, *segments, temp, temp_bytes, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_inclusive_sum(wk_cub_latest_segscan_form form, wk_dtype dtype,
+                                                                    const void *in, void *out, size_t n,
+                                                                    const wk_cub_latest_segments *segments,
+                                                                    const int32_t *d_keys, void *temp,
+                                                                    size_t *temp_bytes, cudaStream_t stream)
+{
+    switch (dtype) {
+    case WK_F32:
+        return segmented_inclusive_sum_as<float>(form, in, out, n, *segments, d_keys, temp, temp_bytes, stream);
     default: return cudaErrorInvalidValue;
     }
 }

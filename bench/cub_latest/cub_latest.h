@@ -55,6 +55,47 @@ cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kind, wk_dtype dtype,
                                  const uint8_t *flags, void *out, uint64_t *count, size_t n, const void *threshold,
                                  void *temp, size_t *temp_bytes, cudaStream_t stream);
 
+/* The segments of a segmented call (the benchmark's layouts): `count`
+ * segments either of `size` elements each, back to back (d_begin NULL), or
+ * [d_begin[i], d_end[i]) (int64 offsets in device memory, size unused). */
+typedef struct wk_cub_latest_segments {
+    int64_t count;
+    int size;
+    const int64_t *d_begin, *d_end;
+} wk_cub_latest_segments;
+
+/* The forms of DeviceSegmentedReduce::Sum (f32):
+ *  - FIXED: the fixed-size form, Sum(temp, temp_bytes, d_in, d_out,
+ *    num_segments, int segment_size, stream); uniform segments only;
+ *  - OFFSETS: the offsets form, Sum(temp, temp_bytes, d_in, d_out,
+ *    num_segments, begin, end, stream): for uniform segments with int
+ *    offsets computed from a counting iterator (i * size, (i + 1) * size;
+ *    nothing read from memory), otherwise the int64 arrays d_begin, d_end. */
+typedef enum wk_cub_latest_segmented_form {
+    WK_CUB_LATEST_SEGMENTED_FIXED = 0,
+    WK_CUB_LATEST_SEGMENTED_OFFSETS
+} wk_cub_latest_segmented_form;
+cudaError_t wk_cub_latest_segmented_sum(wk_cub_latest_segmented_form form, wk_dtype dtype, const void *in, void *out,
+                                        const wk_cub_latest_segments *segments, void *temp, size_t *temp_bytes,
+                                        cudaStream_t stream);
+
+/* Segmented inclusive sums of n elements (f32), two ways:
+ *  - SEGMENTED_SCAN: DeviceSegmentedScan::InclusiveSegmentedSum(temp,
+ *    temp_bytes, d_in, d_out, begin, end, num_segments, stream), offsets as
+ *    for the reduce's OFFSETS form;
+ *  - BY_KEY: DeviceScan::InclusiveSumByKey(temp, temp_bytes, d_keys, d_in,
+ *    d_out, (int)n, equal_to, stream), where d_keys holds each element's
+ *    segment number (int32, made beforehand: this form reads n keys besides
+ *    the values). */
+typedef enum wk_cub_latest_segscan_form {
+    WK_CUB_LATEST_SEGSCAN_SEGMENTED_SCAN = 0,
+    WK_CUB_LATEST_SEGSCAN_BY_KEY
+} wk_cub_latest_segscan_form;
+cudaError_t wk_cub_latest_segmented_inclusive_sum(wk_cub_latest_segscan_form form, wk_dtype dtype, const void *in,
+                                                  void *out, size_t n, const wk_cub_latest_segments *segments,
+                                                  const int32_t *d_keys, void *temp, size_t *temp_bytes,
+                                                  cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

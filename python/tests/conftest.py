@@ -108,7 +108,9 @@ class Call(ctypes.Structure):
                 ("flags", ctypes.c_void_p), ("out", ctypes.c_void_p), ("count", ctypes.c_void_p),
                 ("n", ctypes.c_uint64), ("dtype", ctypes.c_int), ("op", ctypes.c_int),
                 ("compare", ctypes.c_int), ("device", ctypes.c_int), ("init", ctypes.c_uint64),
-                ("a", ctypes.c_uint64), ("b", ctypes.c_uint64), ("stream", ctypes.c_void_p)]
+                ("a", ctypes.c_uint64), ("b", ctypes.c_uint64), ("stream", ctypes.c_void_p),
+                ("seg_count", ctypes.c_uint64), ("seg_size", ctypes.c_uint64), ("seg_stride", ctypes.c_uint64),
+                ("seg_begin", ctypes.c_void_p), ("seg_end", ctypes.c_void_p)]
 
 
 class Stub:
@@ -148,6 +150,15 @@ class Stub:
         self._int("stub_ptr_device").value = device
         ctypes.c_size_t.in_dll(self.cdll, "stub_bad_ptr").value = bad
 
+    def compute(self, on=True):
+        """Make the segmented calls compute on (host) memory."""
+        self._int("stub_compute").value = int(on)
+
+    @property
+    def segments_layout(self):
+        """sizeof(wk_segments) and its fields' offsets, as the header lays them out."""
+        return tuple((ctypes.c_size_t * 6).in_dll(self.cdll, "stub_segments_layout"))
+
 
 @pytest.fixture(scope="session")
 def stub_path(tmp_path_factory):
@@ -160,7 +171,7 @@ def stub_path(tmp_path_factory):
     src = os.path.join(HERE, "stub", "wkstub.c")
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-std=c11",
                     "-I", os.path.join(HERE, "stub", "include"), "-I", os.path.dirname(HEADER),
-                    "-o", out, src], check=True)
+                    "-o", out, src, "-lm"], check=True)
     return out
 
 
@@ -210,6 +221,10 @@ class FakeArray:
         if isinstance(k, slice):
             start, stop, _ = k.indices(self.shape[0])
             return FakeArray(self.ptr + start * self.itemsize, (stop - start,), self.typestr)
+        if isinstance(k, tuple):  # x[..., j]: the last axis dropped
+            assert len(k) == 2 and k[0] is Ellipsis, k
+            strides = self.strides or c_strides(self.shape, self.itemsize)
+            return FakeArray(self.ptr + k[1] * strides[-1], self.shape[:-1], self.typestr, strides=strides[:-1])
         return FakeArray(self.ptr + k * self.itemsize, (), self.typestr, value=self.value)
 
     def item(self):
@@ -236,7 +251,8 @@ class FakeOutLib:
         return a, a.ptr
 
     def reinterpret(self, a, dt):
-        return FakeArray(a.ptr, (a.shape[0] * a.itemsize // ITEMSIZE[TYPESTR[dt]],), TYPESTR[dt])
+        size = ITEMSIZE[TYPESTR[dt]]
+        return FakeArray(a.ptr, a.shape[:-1] + (a.shape[-1] * a.itemsize // size,), TYPESTR[dt])
 
     def owns(self, a):
         return isinstance(a, FakeArray)
@@ -244,3 +260,12 @@ class FakeOutLib:
 
 def prod(shape):
     return math.prod(shape)
+
+
+def c_strides(shape, itemsize):
+    """The byte strides of a C-contiguous array."""
+    out, step = [], itemsize
+    for d in reversed(shape):
+        out.append(step)
+        step *= d
+    return tuple(reversed(out))

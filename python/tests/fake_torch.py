@@ -23,9 +23,20 @@ class Device:
         return "%s:%s" % (self.type, self.index) if self.index is not None else self.type
 
 
+def _c_strides(shape):
+    out, step = [], 1
+    for d in reversed(shape):
+        out.append(step)
+        step *= d
+    return tuple(reversed(out))
+
+
 class Tensor:
-    def __init__(self, ptr, shape, dt, device=0, contiguous=True):
+    def __init__(self, ptr, shape, dt, device=0, contiguous=True, strides=None):
         self._ptr, self.shape, self.dtype, self._dev, self._contig = ptr, tuple(shape), dt, device, contiguous
+        self._strides = tuple(strides) if strides is not None else None
+        if strides is not None:
+            self._contig = all(d == 1 or st == c for d, st, c in zip(self.shape, strides, _c_strides(self.shape)))
 
     @property
     def is_cuda(self):
@@ -48,16 +59,24 @@ class Tensor:
         return math.prod(self.shape)
 
     def stride(self):
-        return tuple(1 for _ in self.shape)
+        if self._strides is not None:
+            return self._strides
+        return _c_strides(self.shape) if self._contig else tuple(1 for _ in self.shape)
 
     def __getitem__(self, k):
         if isinstance(k, slice):
             start, stop, _ = k.indices(self.shape[0])
             return Tensor(self._ptr + start * self.dtype.itemsize, (stop - start,), self.dtype, self._dev)
+        if isinstance(k, tuple):  # t[..., j]
+            assert len(k) == 2 and k[0] is Ellipsis, k
+            st = self.stride()
+            return Tensor(self._ptr + k[1] * st[-1] * self.dtype.itemsize, self.shape[:-1], self.dtype, self._dev,
+                          strides=st[:-1])
         return Tensor(self._ptr + k * self.dtype.itemsize, (), self.dtype, self._dev)
 
     def view(self, dt):
-        return Tensor(self._ptr, (self.numel() * self.dtype.itemsize // dt.itemsize,), dt, self._dev)
+        shape = self.shape[:-1] + (self.shape[-1] * self.dtype.itemsize // dt.itemsize,)
+        return Tensor(self._ptr, shape, dt, self._dev)
 
 
 def make():

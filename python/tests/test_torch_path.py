@@ -74,3 +74,39 @@ def test_torch_compress_mask(stub, torch):
     c = stub.last
     assert c.flags == 0x2000 and c.in_ == 0x1000 and c.stream == 0xC0 and out.dtype is torch.int64
     assert count.dtype is torch.int64 and count.shape == ()
+
+
+def test_torch_along_last_axis(stub, torch):
+    x = torch.Tensor(0x1111_0000, (4, 3), torch.float32, device=1, strides=(10, 1))  # x[:, :3] of (4, 10)
+    r = warpkit.sum(x, axis=-1)
+    c = stub.last
+    assert c.fn == b"wk_segmented_reduce" and c.in_ == 0x1111_0000 and c.stream == 0xC1 and c.ctx == 0x1010
+    assert (c.seg_count, c.seg_size, c.seg_stride) == (4, 3, 10)
+    assert isinstance(r, torch.Tensor) and r.shape == (4,) and r.dtype is torch.float32 and c.out == r.data_ptr()
+    warpkit.max(torch.Tensor(0x1000, (2, 3, 5), torch.bfloat16), axis=2)
+    c = stub.last
+    assert c.dtype == D.BF16 and c.op == D.MAX and (c.seg_count, c.seg_size, c.seg_stride) == (6, 5, 5)
+    with pytest.raises(ValueError, match="last axis is strided"):
+        warpkit.sum(torch.Tensor(0x1000, (3, 3), torch.float32, strides=(1, 3)), axis=-1)
+    with pytest.raises(ValueError, match="a torch tensor on cpu"):
+        warpkit.sum(torch.Tensor(0x1000, (3, 3), torch.float32, device=-1), axis=-1)
+
+
+def test_torch_argmax_along_last_axis(stub, torch):
+    v, idx = warpkit.argmax(torch.Tensor(0x1000, (5, 7), torch.float16), axis=-1, return_value=True)
+    buf = torch._state.allocs[-1][0]
+    assert buf.dtype is torch.int64 and buf.shape == (5, 2) and stub.last.out == buf.data_ptr()
+    assert idx.dtype is torch.int64 and idx.shape == (5,) and idx.data_ptr() == buf.data_ptr() + 8
+    assert idx.stride() == (2,)
+    assert v.dtype is torch.float16 and v.shape == (5,) and v.data_ptr() == buf.data_ptr() and v.stride() == (8,)
+
+
+def test_torch_cumsum_along_last_axis(stub, torch):
+    class S:
+        cuda_stream = 0xABC
+    r = warpkit.cumsum(torch.Tensor(0x1000, (3, 9), torch.int32), axis=-1, exclusive=True, stream=S())
+    c = stub.last
+    assert c.fn == b"wk_segmented_exclusive_scan" and c.stream == 0xABC and c.init == 0
+    assert r.shape == (3, 9) and torch._state.allocs[-1][1] == 0xABC
+    with pytest.raises(ValueError, match="pass out= laid out as x"):
+        warpkit.cumsum(torch.Tensor(0x1000, (4, 3), torch.float32, strides=(10, 1)), axis=-1)

@@ -9,8 +9,8 @@
 Arrays: anything with ``__cuda_array_interface__`` or ``__dlpack__`` on a CUDA
 device (PyTorch, CuPy, JAX, Numba), contiguous, any shape (taken flat); dtypes
 int32, uint32, int64, uint64, float32, float64, float16, bfloat16.  Outputs
-are arrays of the input's library.  See README.md for streams, graphs and
-errors.
+are arrays of the input's library.  Reductions and scans also work row by
+row with ``axis=-1``.  See README.md for axes, streams, graphs and errors.
 
 The C library (libwarpkit.so) is loaded on first use, from $WARPKIT_LIBRARY,
 next to this package, or through the system loader; importing warpkit needs

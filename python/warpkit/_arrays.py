@@ -12,6 +12,8 @@ that must stay alive until the C call returned (a DLPack capsule).
 
 Viewers are chosen once per Python type and cached, so the common case (a
 torch tensor, a CuPy array) costs a dict lookup and a few attribute reads.
+Each viewer has an ``nd`` variant (:func:`view_nd`) for the calls along an
+axis: shape and element strides instead of the element count, any layout.
 Nothing here copies data or synchronizes a stream.
 """
 
@@ -130,6 +132,21 @@ def _c_contiguous(shape, strides, itemsize):
 def _bad_dtype(what, name):
     return TypeError("%s has dtype %s, which is not supported; warpkit takes %s (and bool masks for compress)"
                      % (what, name, D.SUPPORTED))
+
+
+def _element_strides(shape, strides, itemsize, what):
+    """Byte strides as element strides (ValueError if one is not a whole
+    number of elements)."""
+    out = []
+    for size, stride in zip(shape, strides):
+        if stride % itemsize:
+            if size == 1:
+                stride = 0  # never stepped over
+            else:
+                raise ValueError("%s has a stride of %d bytes, not a whole number of %d-byte elements "
+                                 "(shape %s, strides %s)" % (what, stride, itemsize, tuple(shape), tuple(strides)))
+        out.append(stride // itemsize)
+    return tuple(out)
 
 
 def _not_contiguous(what, shape, strides):
@@ -298,6 +315,19 @@ def _make_torch_viewer(torch):
             return x.data_ptr(), x.numel(), dt, dev, raw(dev), lib, False, None
         return x.data_ptr(), x.numel(), dt, dev, stream_handle(stream), lib, True, None
 
+    def torch_view_nd(x, stream, what):
+        dt = dts.get(x.dtype)
+        if dt is None:
+            raise _bad_dtype(what, x.dtype)
+        dev = x.get_device()
+        if dev < 0 or not x.is_cuda:
+            raise ValueError("%s is a torch tensor on %s; a CUDA tensor is needed (no silent copies)"
+                             % (what, x.device))
+        strides = None if x.is_contiguous() else tuple(x.stride())
+        s = raw(dev) if stream is None else stream_handle(stream)
+        return x.data_ptr(), tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+
+    torch_view.nd = torch_view_nd
     return torch_view
 
 
@@ -328,6 +358,16 @@ def _make_cupy_viewer(cupy):
             return x.data.ptr, x.size, dt, dev, current(dev), lib, False, None
         return x.data.ptr, x.size, dt, dev, stream_handle(stream), lib, True, None
 
+    def cupy_view_nd(x, stream, what):
+        dt = dts.get(x.dtype)
+        if dt is None:
+            raise _bad_dtype(what, x.dtype)
+        strides = None if x.flags.c_contiguous else _element_strides(x.shape, x.strides, x.itemsize, what)
+        dev = x.device.id
+        s = current(dev) if stream is None else stream_handle(stream)
+        return x.data.ptr, tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+
+    cupy_view.nd = cupy_view_nd
     return cupy_view
 
 
@@ -360,6 +400,43 @@ def cai_view(x, stream, what):
     if producer is not None and not _same_stream(producer, s):
         stream_wait(producer, s, dev)
     return ptr, n, dt, dev, s, DEFAULT_OUTLIB, True, None
+
+
+def cai_view_nd(x, stream, what):
+    """cai_view for any layout: shape and element strides (None when
+    C-contiguous) instead of the element count."""
+    cai = x.__cuda_array_interface__
+    try:
+        shape = tuple(cai["shape"])
+        typestr = cai["typestr"]
+        ptr = cai["data"][0] or 0
+    except (KeyError, TypeError, IndexError):
+        raise TypeError("%s has a malformed __cuda_array_interface__: %r" % (what, cai)) from None
+    dt = D.TYPESTR.get(typestr)
+    if dt is None:
+        raise _bad_dtype(what, "%r (typestr)" % typestr)
+    if cai.get("mask") is not None:
+        raise ValueError("%s is a masked array (__cuda_array_interface__ mask): not supported" % what)
+    n = math.prod(shape)
+    strides = cai.get("strides")
+    if strides is not None:
+        strides = tuple(strides)
+        if n == 0 or _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
+            strides = None
+        else:
+            strides = _element_strides(shape, strides, D.ITEMSIZE[dt], what)
+    dev = pointer_device(ptr if n else 0, what)
+    producer = cai.get("stream")
+    if stream is None:
+        s = producer if producer is not None else 0
+        return ptr, shape, strides, dt, dev, s, DEFAULT_OUTLIB, False, None
+    s = stream_handle(stream)
+    if producer is not None and not _same_stream(producer, s):
+        stream_wait(producer, s, dev)
+    return ptr, shape, strides, dt, dev, s, DEFAULT_OUTLIB, True, None
+
+
+cai_view.nd = cai_view_nd
 
 
 # DLPack
@@ -443,6 +520,37 @@ def dlpack_view(x, stream, what):
     return ptr, n, dt, int(t.device.device_id), s, DEFAULT_OUTLIB, explicit, capsule
 
 
+def dlpack_view_nd(x, stream, what):
+    """dlpack_view for any layout: shape and element strides (None when
+    C-contiguous) instead of the element count."""
+    dev_type, dev_id = x.__dlpack_device__()
+    if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        raise ValueError("%s is a %s in %s; a CUDA device array is needed (no silent copies)"
+                         % (what, _describe(x), _DL_DEVICE_NAMES.get(int(dev_type), "device type %d" % dev_type)))
+    explicit = stream is not None
+    s = stream_handle(stream) if explicit else 0
+    try:
+        capsule = x.__dlpack__(stream=1 if s == 0 else s)
+    except Exception:
+        capsule = x.__dlpack__()
+    t = dlpack_tensor(capsule, what)
+    key = (t.dtype.code, t.dtype.bits, t.dtype.lanes)
+    dt = D.DLPACK.get(key)
+    if dt is None:
+        raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    strides = None
+    if t.strides and math.prod(shape) > 0:
+        strides = tuple(t.strides[i] for i in range(t.ndim))  # in elements
+        if _c_contiguous(shape, strides, 1):
+            strides = None
+    ptr = (t.data or 0) + t.byte_offset
+    return ptr, shape, strides, dt, int(t.device.device_id), s, DEFAULT_OUTLIB, explicit, capsule
+
+
+dlpack_view.nd = dlpack_view_nd
+
+
 # ------------------------------------------------------------- classifying
 VIEWERS = {}
 
@@ -475,3 +583,16 @@ def _view_any(x, stream, what):
 
 
 view = _view_any
+
+
+def view_nd(x, stream, what):
+    """The array in any layout, for the calls along an axis:
+
+        (ptr, shape, strides, dtype, device, stream, outlib, explicit, keep)
+
+    strides are in elements, None for a C-contiguous array.  The caller
+    decides which layouts it takes."""
+    v = VIEWERS.get(type(x))
+    if v is None:
+        v = classify(x, what)
+    return v.nd(x, stream, what)

@@ -32,6 +32,16 @@ class Predicate(ctypes.Structure):
     _fields_ = [("compare", c_int), ("a", c_uint64), ("b", c_uint64)]
 
 
+class Segments(ctypes.Structure):
+    """struct wk_segments (passed by pointer): count segments of `size`
+    elements, `stride` elements apart (uniform and rows layouts), or the
+    offsets layout when d_begin / d_end are set.  The stub library checks its
+    layout against the header's."""
+
+    _fields_ = [("count", c_size_t), ("size", c_size_t), ("stride", c_size_t),
+                ("d_begin", c_void_p), ("d_end", c_void_p)]
+
+
 # wk_value passed by value: an 8-byte union whose members include integers,
 # so both the x86-64 System V and the AArch64 ABIs pass it in an integer
 # register, exactly as a uint64_t holding the same bits.
@@ -54,6 +64,16 @@ PROTOTYPES = {
     "wk_partition_if": (c_int, [_VP, _VP, _VP, _VP, _N, _I, Predicate, _VP]),
     "wk_unique": (c_int, [_VP, _VP, _VP, _VP, _N, _I, _VP]),
     "wk_where": (c_int, [_VP, _VP, _VP, _VP, _N, _I, Predicate, _VP]),
+}
+
+# Newer entry points: a library without them still loads, and only the calls
+# that need them (axis=) raise, naming what is missing.
+_SEG = ctypes.POINTER(Segments)
+OPTIONAL_PROTOTYPES = {
+    "wk_segmented_reduce": (c_int, [_VP, _VP, _VP, _SEG, _I, _I, _VP]),
+    "wk_segmented_reduce_repro": (c_int, [_VP, _VP, _VP, _SEG, _I, _VP]),
+    "wk_segmented_inclusive_scan": (c_int, [_VP, _VP, _VP, _SEG, _I, _I, _VP]),
+    "wk_segmented_exclusive_scan": (c_int, [_VP, _VP, _VP, _SEG, _I, _I, _V, _VP]),
 }
 
 # CUDA runtime entry points used by the generic array path (the
@@ -91,6 +111,14 @@ class Library:
             raise LibraryNotFoundError(
                 "warpkit: %s lacks %s: it is not a warpkit library, or an older one than this "
                 "package (%s)" % (path, ", ".join(missing), __name__))
+        for name, (restype, argtypes) in OPTIONAL_PROTOTYPES.items():
+            fn = getattr(cdll, name, None)
+            if fn is None:
+                fn = _lacking(path, name)
+            else:
+                fn.restype = restype
+                fn.argtypes = argtypes
+            setattr(self, name, fn)
         self._cudart = None
 
     # --- CUDA runtime ------------------------------------------------------
@@ -118,6 +146,18 @@ class Library:
         if what:
             err.args = ("%s: %s" % (what.split(":")[0], err.message),)
         return err
+
+
+def _lacking(path, name):
+    """Stands for an optional entry point the loaded library does not have."""
+
+    def missing(*args):
+        raise LibraryNotFoundError(
+            "warpkit: %s lacks %s (an older library than this package): axis= needs a libwarpkit.so "
+            "built from the same sources as the package" % (path, name))
+
+    missing.lacking = True
+    return missing
 
 
 class _Cudart:

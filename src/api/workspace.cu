@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "reduce/launch.h"
 #include "repro/launch.h"
+#include "segmented/board.h"
 #include "scan/plan.h"
 #include "validate.h"
 
@@ -43,6 +44,7 @@ struct wk_workspace {
     unsigned *ticket = nullptr;
     void *result = nullptr;
     wk_tile_state *scan_state = nullptr;
+    wk_seg_board *board = nullptr;
 
     owner held_by = owner::none;
     unsigned long long stream_id = 0;  /* the stream that holds it (its handle, in a capture) */
@@ -232,13 +234,14 @@ cudaError_t make_workspace(const wk_context *ctx, wk_workspaces *set, size_t til
     if (!ws)
         return cudaErrorMemoryAllocation;
     const size_t pb = set->partial_bytes;
-    cudaError_t err = alloc_zeroed(set, pb + 3 * 256, mode, stream, &ws->fixed);
+    cudaError_t err = alloc_zeroed(set, pb + 3 * 256 + round_up(sizeof(wk_seg_board), 256), mode, stream, &ws->fixed);
     if (err == cudaSuccess) {
         char *base = static_cast<char *>(ws->fixed.memory);
         ws->partials = base;
         ws->ticket = reinterpret_cast<unsigned *>(base + pb);
         ws->result = base + pb + 256;
         ws->scan_state = reinterpret_cast<wk_tile_state *>(base + pb + 512);
+        ws->board = reinterpret_cast<wk_seg_board *>(base + pb + 768);
         size_t want = tiles > set->reserved_tiles ? tiles : set->reserved_tiles;
         err = grow_slots(set, ws, want, mode, stream);
     }
@@ -441,6 +444,7 @@ extern "C" wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, 
     use->partials = ws->partials;
     use->ticket = ws->ticket;
     use->result = ws->result;
+    use->board = ws->board;
     char *base = static_cast<char *>(ws->slots.memory);
     use->slots.state = ws->scan_state;
     use->slots.narrow = reinterpret_cast<unsigned long long *>(base);

@@ -35,6 +35,7 @@ typedef struct wk_workspace_use {
     unsigned *ticket;    /* reduce: last-block ticket              */
     void *result;        /* device result slot of wk_reduce_to_host */
     wk_tile_slots slots; /* scan and select: tile-status words      */
+    struct wk_seg_board *board; /* segmented: counters, list and pieces */
 } wk_workspace_use;
 
 /* Sets up the context's workspaces and makes the first (allocates and

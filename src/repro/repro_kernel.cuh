@@ -46,7 +46,7 @@ template <class E, int N> __device__ inline void add_elements(lane_sum &s, typen
     uint32_t high = 0;
 #pragma unroll
     for (int i = 0; i < N; ++i) {
-        high = max(high, E::key(r[i]));
+        high = ::max(high, E::key(r[i]));
         s.sign_and &= E::sign_word(r[i]);
     }
     if (__any_sync(all_lanes, high >= s.limit)) {
@@ -60,11 +60,11 @@ template <class E, int N> __device__ inline void add_elements(lane_sum &s, typen
                 s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
                 r[i] = E::filler;
             } else {
-                high = max(high, k);
+                high = ::max(high, k);
             }
         }
         int needed = high ? E::top_for(high) : WK_RP_LOWEST;
-        int top = max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
+        int top = ::max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
         if (top != s.top) {
             wk_rp_work_raise(&s.work, s.top, top);
             s.top = top;
@@ -217,7 +217,7 @@ __device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops, bool war
         __syncthreads();
 #pragma unroll
         for (int w = 0; w < warps; ++w)
-            top = max(top, tops[w]);
+            top = ::max(top, tops[w]);
     }
     wk_rp_raise(&p, top);
     if (!warp_total)

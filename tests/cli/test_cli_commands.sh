@@ -27,7 +27,7 @@ expect "and says what it needs" grep -q "power of two" <<<"$out"
 
 out=$("$warpkit" bench --op sort 2>&1); rc=$?
 expect "an unknown --op exits 2" test $rc -eq 2
-expect "and names the choices" grep -q "reduce, scan or select" <<<"$out"
+expect "and names the choices" grep -q "reduce, scan, select or segmented" <<<"$out"
 
 out=$("$warpkit" tune --op scan 2>&1); rc=$?
 expect "--op on a command without it exits 2" test $rc -eq 2
@@ -37,9 +37,14 @@ out=$("$warpkit" ladder --op select 2>&1); rc=$?
 expect "ladder --op select exits 2" test $rc -eq 2
 expect "and says select is for bench" grep -q "select applies to bench only" <<<"$out"
 
+out=$("$warpkit" ladder --op segmented 2>&1); rc=$?
+expect "ladder --op segmented exits 2" test $rc -eq 2
+expect "and says segmented is for bench" grep -q "segmented applies to bench only" <<<"$out"
+
 out=$("$warpkit" help); rc=$?
 expect "help documents --op" grep -q -- "--op OP" <<<"$out"
 expect "help documents --op select" grep -q -- "--op select" <<<"$out"
+expect "help documents --op segmented" grep -q -- "--op segmented" <<<"$out"
 
 # --help, -h and help COMMAND: the usage on stdout, exit 0, even without a GPU.
 for args in "--help" "-h" "help"; do
@@ -73,7 +78,7 @@ expect "and shows the command's usage" grep -q "^usage: warpkit bench" <<<"$out"
 out=$("$warpkit" verify --quick 2>&1); rc=$?
 if [ $rc -eq 3 ]; then
     expect "verify without a GPU says so" grep -q "no CUDA device" <<<"$out"
-    for command in info ladder tune "bench --op scan" "bench --op select" "ladder --op scan"; do
+    for command in info ladder tune "bench --op scan" "bench --op select" "bench --op segmented" "ladder --op scan"; do
         out=$("$warpkit" $command 2>&1); rc=$?
         expect "$command without a GPU exits 3" test $rc -eq 3
         expect "and says so" grep -q "no CUDA device" <<<"$out"

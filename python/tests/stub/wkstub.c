@@ -5,10 +5,15 @@
  * cuda_runtime_api.h), so a signature that drifts from the header fails to
  * build here. Every wk_* call records its arguments in `stub_last`, counts
  * itself in `stub_calls` and returns `stub_status` (setting the error message
- * to `stub_message` when nonzero). It never touches the memory it is given.
- * The few CUDA runtime functions the Python package calls itself are here
- * too; they log what they were asked to do in `stub_log`.
+ * to `stub_message` when nonzero). It never touches the memory it is given,
+ * except the segmented calls while `stub_compute` is set: they then compute
+ * on host memory, one element at a time, so that the tests can compare what
+ * the Python side asked for with NumPy. The few CUDA runtime functions the
+ * Python package calls itself are here too; they log what they were asked
+ * to do in `stub_log`.
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +36,12 @@ typedef struct stub_call {
     uint64_t a;
     uint64_t b;
     void *stream;
+    /* the wk_segments of a segmented call */
+    uint64_t seg_count;
+    uint64_t seg_size;
+    uint64_t seg_stride;
+    const void *seg_begin;
+    const void *seg_end;
 } stub_call;
 
 stub_call stub_last;
@@ -44,6 +55,11 @@ int stub_ptr_device = 0;  /* ... and device */
 uintptr_t stub_bad_ptr;   /* this pointer is unknown to CUDA */
 int stub_current_device;
 char stub_log[4096];      /* CUDA runtime calls, "name(args);" each */
+int stub_compute;         /* segmented calls compute on host memory */
+/* The layout of wk_segments as compiled: its size, then each field's offset. */
+const size_t stub_segments_layout[6] = {sizeof(wk_segments), offsetof(wk_segments, count),
+                                        offsetof(wk_segments, size), offsetof(wk_segments, stride),
+                                        offsetof(wk_segments, d_begin), offsetof(wk_segments, d_end)};
 
 static char last_message[256];
 
@@ -89,6 +105,7 @@ void stub_reset(void)
     stub_ptr_device = 0;
     stub_bad_ptr = 0;
     stub_current_device = 0;
+    stub_compute = 0;
 }
 
 const char *wk_status_string(wk_status status)
@@ -225,6 +242,344 @@ wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64
     stub_last.count = d_count;
     record_pred(predicate);
     return finish("wk_where");
+}
+
+/* ------------------------------------------------------------ segments */
+
+/* Elements as doubles (floats) or 64-bit patterns (integers). */
+static float half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    float f;
+    if (exp == 0x1f)
+        return man ? NAN : (sign ? -INFINITY : INFINITY);
+    f = exp ? ldexpf((float)(man | 0x400), (int)exp - 25) : ldexpf((float)man, -24);
+    return sign ? -f : f;
+}
+
+static uint16_t float_to_half(float f)
+{
+    /* Round to nearest even through the scaled integer significand. */
+    uint16_t sign = signbit(f) ? 0x8000 : 0;
+    float a = fabsf(f);
+    int e;
+    if (isnan(f))
+        return 0x7e00;
+    if (a >= 65520.0f)
+        return sign | 0x7c00;
+    if (a < ldexpf(1.0f, -14)) {
+        long m = lrintf(ldexpf(a, 24)); /* subnormal: units of 2^-24 (may round up to 0x400) */
+        return sign | (uint16_t)m;
+    }
+    frexpf(a, &e); /* a = m * 2^e, 0.5 <= m < 1 */
+    {
+        long m = lrintf(ldexpf(a, 11 - e)); /* 1024 .. 2048 */
+        int exp = e - 1 + 15;
+        if (m == 2048) {
+            m = 1024;
+            exp++;
+        }
+        if (exp >= 31)
+            return sign | 0x7c00;
+        return sign | (uint16_t)(exp << 10) | (uint16_t)(m - 1024);
+    }
+}
+
+static float bf16_to_float(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint16_t float_to_bf16(float f)
+{
+    uint32_t u;
+    if (isnan(f))
+        return 0x7fc0;
+    memcpy(&u, &f, 4);
+    u += 0x7fff + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+
+static int is_float(wk_dtype dt) { return dt >= WK_F32; }
+
+static double load_f(const void *base, size_t i, wk_dtype dt)
+{
+    const char *p = (const char *)base;
+    switch (dt) {
+    case WK_F32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
+    case WK_F64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case WK_F16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return half_to_float(v); }
+    default: { uint16_t v; memcpy(&v, p + 2 * i, 2); return bf16_to_float(v); }
+    }
+}
+
+static uint64_t load_i(const void *base, size_t i, wk_dtype dt)
+{
+    const char *p = (const char *)base;
+    if (dt == WK_I32) { int32_t v; memcpy(&v, p + 4 * i, 4); return (uint64_t)(int64_t)v; }
+    if (dt == WK_U32) { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    { uint64_t v; memcpy(&v, p + 8 * i, 8); return v; }
+}
+
+/* The raw bits of a value of the dtype (floats rounded to it). */
+static uint64_t bits_f(double v, wk_dtype dt)
+{
+    if (dt == WK_F64) { uint64_t u; memcpy(&u, &v, 8); return u; }
+    if (dt == WK_F32) { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); return u; }
+    return dt == WK_F16 ? float_to_half((float)v) : float_to_bf16((float)v);
+}
+
+static void store_bits(void *base, size_t i, uint64_t u, wk_dtype dt)
+{
+    size_t k = wk_dtype_size(dt);
+    memcpy((char *)base + k * i, &u, k); /* little-endian: the low bytes */
+}
+
+static int less_i(uint64_t a, uint64_t b, wk_dtype dt)
+{
+    return (dt == WK_I32 || dt == WK_I64) ? (int64_t)a < (int64_t)b : a < b;
+}
+
+/* Float accumulation: in float below f64, as the library does. */
+static double acc_add(double a, double b, wk_dtype dt) { return dt == WK_F64 ? a + b : (double)((float)a + (float)b); }
+
+static double fmin_ieee(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+static double fmax_ieee(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return NAN;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+static uint64_t mask_of(wk_dtype dt) { return wk_dtype_size(dt) == 4 ? 0xffffffffull : ~0ull; }
+
+static uint64_t identity_i(wk_op op, wk_dtype dt)
+{
+    int sgn = dt == WK_I32 || dt == WK_I64;
+    uint64_t m = mask_of(dt);
+    switch (op) {
+    case WK_AND: return m;
+    case WK_MIN: case WK_ARGMIN: return sgn ? m >> 1 : m;
+    case WK_MAX: case WK_ARGMAX: return sgn ? (uint64_t)(dt == WK_I32 ? (int64_t)INT32_MIN : INT64_MIN) : 0;
+    default: return 0;
+    }
+}
+
+static double identity_f(wk_op op)
+{
+    if (op == WK_MIN || op == WK_ARGMIN) return INFINITY;
+    if (op == WK_MAX || op == WK_ARGMAX) return -INFINITY;
+    return 0.0;
+}
+
+static uint64_t combine_i(uint64_t a, uint64_t b, wk_op op, wk_dtype dt)
+{
+    switch (op) {
+    case WK_SUM: return a + b;
+    case WK_MIN: return less_i(b, a, dt) ? b : a;
+    case WK_MAX: return less_i(a, b, dt) ? b : a;
+    case WK_AND: return a & b;
+    case WK_OR: return a | b;
+    default: return a ^ b;
+    }
+}
+
+static double combine_f(double a, double b, wk_op op, wk_dtype dt)
+{
+    if (op == WK_SUM) return acc_add(a, b, dt);
+    return op == WK_MIN ? fmin_ieee(a, b) : fmax_ieee(a, b);
+}
+
+/* Segment i: its first element and length. */
+static int segment(const wk_segments *sg, size_t i, size_t *first, size_t *len)
+{
+    if (sg->d_begin) {
+        int64_t n = (int64_t)sg->size, b = sg->d_begin[i], e = sg->d_end[i];
+        b = b < 0 ? 0 : (b > n ? n : b);
+        e = e < 0 ? 0 : (e > n ? n : e);
+        *first = (size_t)b;
+        *len = e > b ? (size_t)(e - b) : 0;
+    } else {
+        *first = i * (sg->stride ? sg->stride : sg->size);
+        *len = sg->size;
+    }
+    return 0;
+}
+
+static wk_status check(const wk_segments *sg, wk_dtype dt, wk_op op, int scan)
+{
+    if (!sg)
+        return WK_ERROR_INVALID_ARGUMENT;
+    if ((unsigned)dt >= 8)
+        return WK_ERROR_INVALID_DTYPE;
+    if ((unsigned)op >= 8 || (scan && op >= WK_ARGMIN))
+        return scan && op < 8 ? WK_ERROR_UNSUPPORTED : WK_ERROR_INVALID_OP;
+    if (is_float(dt) && (op == WK_AND || op == WK_OR || op == WK_XOR))
+        return WK_ERROR_UNSUPPORTED;
+    if (!sg->d_begin && sg->stride && sg->stride < sg->size)
+        return WK_ERROR_INVALID_ARGUMENT;
+    return WK_SUCCESS;
+}
+
+static void seg_reduce_host(const void *in, void *out, const wk_segments *sg, wk_dtype dt, wk_op op)
+{
+    for (size_t i = 0; i < sg->count; i++) {
+        size_t first, len;
+        segment(sg, i, &first, &len);
+        if (op == WK_ARGMIN || op == WK_ARGMAX) {
+            int64_t best = -1;
+            uint64_t vbits = is_float(dt) ? bits_f(identity_f(op), dt) : identity_i(op, dt) & mask_of(dt);
+            if (is_float(dt)) {
+                double bv = 0;
+                for (size_t j = 0; j < len; j++) {
+                    double v = load_f(in, first + j, dt);
+                    if (best < 0 || (!isnan(bv) && (isnan(v) || (op == WK_ARGMIN ? v < bv : v > bv)))) {
+                        best = (int64_t)j;
+                        bv = v;
+                    }
+                }
+                if (best >= 0)
+                    vbits = bits_f(bv, dt);
+            } else {
+                uint64_t bv = 0;
+                for (size_t j = 0; j < len; j++) {
+                    uint64_t v = load_i(in, first + j, dt);
+                    if (best < 0 || (op == WK_ARGMIN ? less_i(v, bv, dt) : less_i(bv, v, dt))) {
+                        best = (int64_t)j;
+                        bv = v;
+                    }
+                }
+                if (best >= 0)
+                    vbits = bv & mask_of(dt);
+            }
+            wk_arg_result r;
+            memset(&r, 0, sizeof r);
+            memcpy(&r.value, &vbits, sizeof vbits);
+            r.index = best;
+            memcpy((char *)out + i * sizeof r, &r, sizeof r);
+        } else if (is_float(dt)) {
+            double acc = identity_f(op);
+            for (size_t j = 0; j < len; j++)
+                acc = combine_f(acc, load_f(in, first + j, dt), op, dt);
+            store_bits(out, i, bits_f(acc, dt), dt);
+        } else {
+            uint64_t acc = identity_i(op, dt);
+            for (size_t j = 0; j < len; j++)
+                acc = combine_i(acc, load_i(in, first + j, dt), op, dt);
+            store_bits(out, i, acc & mask_of(dt), dt);
+        }
+    }
+}
+
+static void seg_scan_host(const void *in, void *out, const wk_segments *sg, wk_dtype dt, wk_op op, int exclusive,
+                          uint64_t init)
+{
+    for (size_t i = 0; i < sg->count; i++) {
+        size_t first, len;
+        segment(sg, i, &first, &len);
+        if (is_float(dt)) {
+            double acc = identity_f(op);
+            if (exclusive) {
+                wk_value v;
+                memcpy(&v, &init, sizeof v);
+                acc = dt == WK_F32 ? v.f32 : dt == WK_F64 ? v.f64
+                    : dt == WK_F16 ? half_to_float((uint16_t)init) : bf16_to_float((uint16_t)init);
+            }
+            for (size_t j = 0; j < len; j++) {
+                double x = load_f(in, first + j, dt); /* read before the write: in place */
+                if (exclusive)
+                    store_bits(out, first + j, bits_f(acc, dt), dt);
+                acc = combine_f(acc, x, op, dt);
+                if (!exclusive)
+                    store_bits(out, first + j, bits_f(acc, dt), dt);
+            }
+        } else {
+            uint64_t acc = exclusive ? init : identity_i(op, dt);
+            if (exclusive && (dt == WK_I32))
+                acc = (uint64_t)(int64_t)(int32_t)(uint32_t)init;
+            for (size_t j = 0; j < len; j++) {
+                uint64_t x = load_i(in, first + j, dt);
+                if (exclusive)
+                    store_bits(out, first + j, acc & mask_of(dt), dt);
+                acc = combine_i(acc, x, op, dt);
+                if (!exclusive)
+                    store_bits(out, first + j, acc & mask_of(dt), dt);
+            }
+        }
+    }
+}
+
+static void record_segments(const wk_segments *sg)
+{
+    if (!sg)
+        return;
+    stub_last.seg_count = sg->count;
+    stub_last.seg_size = sg->size;
+    stub_last.seg_stride = sg->stride;
+    stub_last.seg_begin = sg->d_begin;
+    stub_last.seg_end = sg->d_end;
+}
+
+wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                              wk_dtype dtype, wk_op op, cudaStream_t stream)
+{
+    wk_status st;
+    record(ctx, d_in, d_out, 0, dtype, stream);
+    stub_last.op = op;
+    record_segments(segments);
+    st = finish("wk_segmented_reduce");
+    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 0)) == WK_SUCCESS)
+        seg_reduce_host(d_in, d_out, segments, dtype, op);
+    return st;
+}
+
+wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                    wk_dtype dtype, cudaStream_t stream)
+{
+    wk_status st;
+    record(ctx, d_in, d_out, 0, dtype, stream);
+    stub_last.op = WK_SUM;
+    record_segments(segments);
+    st = finish("wk_segmented_reduce_repro");
+    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, WK_SUM, 0)) == WK_SUCCESS)
+        seg_reduce_host(d_in, d_out, segments, dtype, WK_SUM); /* exact for the tests' values */
+    return st;
+}
+
+wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                      wk_dtype dtype, wk_op op, cudaStream_t stream)
+{
+    wk_status st;
+    record(ctx, d_in, d_out, 0, dtype, stream);
+    stub_last.op = op;
+    record_segments(segments);
+    st = finish("wk_segmented_inclusive_scan");
+    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 1)) == WK_SUCCESS)
+        seg_scan_host(d_in, d_out, segments, dtype, op, 0, 0);
+    return st;
+}
+
+wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                      wk_dtype dtype, wk_op op, wk_value init, cudaStream_t stream)
+{
+    wk_status st;
+    record(ctx, d_in, d_out, 0, dtype, stream);
+    stub_last.op = op;
+    stub_last.init = bits(init);
+    record_segments(segments);
+    st = finish("wk_segmented_exclusive_scan");
+    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 1)) == WK_SUCCESS)
+        seg_scan_host(d_in, d_out, segments, dtype, op, 1, bits(init));
+    return st;
 }
 
 /* ------------------------------------------------ CUDA runtime stand-ins */

@@ -1,0 +1,259 @@
+/* wk_segmented_reduce and the segmented scans: checks of the segment
+ * description, planning, workspace, dispatch by dtype. */
+#include "context.h"
+#include "internal.h"
+#include "segmented/launch.h"
+#include "validate.h"
+#include "workspace.h"
+
+#include <cuda_runtime.h>
+
+typedef cudaError_t (*seg_launcher)(const wk_seg_launch *);
+
+static const seg_launcher reduce_launchers[WK_DTYPE_COUNT] = {
+    wk_seg_reduce_launch_i32, wk_seg_reduce_launch_u32, wk_seg_reduce_launch_i64, wk_seg_reduce_launch_u64,
+    wk_seg_reduce_launch_f32, wk_seg_reduce_launch_f64, wk_seg_reduce_launch_f16, wk_seg_reduce_launch_bf16,
+};
+static const seg_launcher scan_launchers[WK_DTYPE_COUNT] = {
+    wk_seg_scan_launch_i32, wk_seg_scan_launch_u32, wk_seg_scan_launch_i64, wk_seg_scan_launch_u64,
+    wk_seg_scan_launch_f32, wk_seg_scan_launch_f64, wk_seg_scan_launch_f16, wk_seg_scan_launch_bf16,
+};
+
+/* The segments, read and checked: the layout and the input's extent in
+ * elements. */
+struct segment_view {
+    size_t count, size, stride;
+    const int64_t *begin, *end;
+    size_t extent; /* elements of d_in the call may read */
+};
+
+static wk_status read_segments(const wk_context *ctx, const wk_segments *segments, size_t elem, segment_view *v,
+                               const char *fn)
+{
+    if (!segments)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: segments is NULL", fn);
+    v->count = segments->count;
+    v->size = segments->size;
+    v->stride = segments->stride ? segments->stride : segments->size;
+    v->begin = segments->d_begin;
+    v->end = segments->d_end;
+    if ((v->begin == NULL) != (v->end == NULL))
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_begin and d_end must both be set (offsets) or both be NULL",
+                       fn);
+    wk_status status;
+    if (v->begin) {
+        v->extent = v->size;
+        if (v->count == 0)
+            return WK_SUCCESS;
+        if ((status = wk_check_extent(v->count, sizeof(int64_t), fn)) != WK_SUCCESS)
+            return status;
+        if ((status = wk_check_device_pointer(v->begin, ctx->device, 8, fn, "d_begin")) != WK_SUCCESS ||
+            (status = wk_check_device_pointer(v->end, ctx->device, 8, fn, "d_end")) != WK_SUCCESS)
+            return status;
+    } else {
+        if (segments->stride != 0 && segments->stride < segments->size)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: stride %zu is less than the segment size %zu", fn,
+                           segments->stride, segments->size);
+        v->extent = 0;
+        if (v->count > 0 && v->size > 0) {
+            if (v->count - 1 > (SIZE_MAX - v->size) / v->stride)
+                return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: %zu segments of stride %zu overflow size_t", fn,
+                               v->count, v->stride);
+            v->extent = (v->count - 1) * v->stride + v->size;
+        }
+    }
+    if ((status = wk_check_extent(v->extent, elem, fn)) != WK_SUCCESS)
+        return status;
+    if (v->extent > (size_t)INT64_MAX / 2)
+        return wk_fail(WK_ERROR_LIMIT, "%s: the input spans more than 2^62 elements", fn);
+    return WK_SUCCESS;
+}
+
+/* d_in covers the extent; the offsets are apart from `out` (out_bytes). */
+static wk_status check_memory(const wk_context *ctx, const segment_view *v, const void *d_in, const void *d_out,
+                              size_t out_bytes, size_t out_align, bool in_place_ok, size_t elem, const char *fn)
+{
+    wk_status status;
+    if (v->extent > 0 && (status = wk_check_device_pointer(d_in, ctx->device, elem, fn, "d_in")) != WK_SUCCESS)
+        return status;
+    if (out_bytes > 0 && (status = wk_check_device_pointer(d_out, ctx->device, out_align, fn, "d_out")) != WK_SUCCESS)
+        return status;
+    const size_t in_bytes = v->extent * elem;
+    if (!(in_place_ok && d_in == d_out) && wk_ranges_overlap(d_in, in_bytes, d_out, out_bytes))
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_out overlaps the input", fn);
+    if (v->begin) {
+        const size_t offset_bytes = v->count * sizeof(int64_t);
+        if (wk_ranges_overlap(v->begin, offset_bytes, d_out, out_bytes) ||
+            wk_ranges_overlap(v->end, offset_bytes, d_out, out_bytes))
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_out overlaps d_begin or d_end", fn);
+    }
+    return WK_SUCCESS;
+}
+
+static void fill_launch(const wk_context *ctx, const segment_view *v, const void *d_in, void *d_out, wk_op op,
+                        cudaStream_t stream, wk_seg_launch *l)
+{
+    l->in = d_in;
+    l->out = d_out;
+    l->count = v->count;
+    l->size = v->size;
+    l->stride = v->stride;
+    l->begin = v->begin;
+    l->end = v->end;
+    l->op = op;
+    l->result_bytes = 0;
+    l->scan = 0;
+    l->init.u64 = 0;
+    l->board = NULL;
+    l->overlap_launch = ctx->cc_major >= 9;
+    l->stream = stream;
+}
+
+static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn)
+{
+    wk_status status = wk_check_dtype_op(dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    const size_t elem = wk_dtype_size(dtype);
+    segment_view v;
+    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
+        return status;
+    if (v.count == 0)
+        return WK_SUCCESS;
+    const size_t result_bytes = wk_reduce_result_size(dtype, op);
+    if ((status = wk_check_extent(v.count, result_bytes, fn)) != WK_SUCCESS)
+        return status;
+    const size_t out_align = wk_op_is_arg(op) ? 8 : elem;
+    if ((status = check_memory(ctx, &v, d_in, d_out, v.count * result_bytes, out_align, false, elem, fn)) !=
+        WK_SUCCESS)
+        return status;
+    wk_seg_launch l;
+    fill_launch(ctx, &v, d_in, d_out, op, stream, &l);
+    l.result_bytes = result_bytes;
+    if (v.begin) {
+        l.plan.shape = WK_SEG_OFFSETS;
+        l.plan.group = 32;
+        l.plan.grid = wk_seg_offsets_grid(v.count, ctx->sm_count);
+        l.plan.pieces = 1;
+        l.plan.piece_len = 0;
+    } else if (wk_plan_segmented_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan these segments", fn);
+    }
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+        return status;
+    l.board = use.board;
+    cudaError_t err = reduce_launchers[dtype](&l);
+    wk_workspace_release(ctx, stream, &use);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
+}
+
+static const seg_launcher repro_launchers[WK_DTYPE_COUNT] = {
+    NULL, NULL, NULL, NULL, wk_seg_repro_launch_f32, wk_seg_repro_launch_f64, wk_seg_repro_launch_f16,
+    wk_seg_repro_launch_bf16,
+};
+
+static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                               wk_dtype dtype, cudaStream_t stream, const char *fn)
+{
+    wk_status status = wk_check_dtype_op(dtype, WK_SUM, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    if (!wk_dtype_is_float(dtype)) /* integer sums are exact already */
+        return checked_reduce(ctx, d_in, d_out, segments, dtype, WK_SUM, stream, fn);
+    const size_t elem = wk_dtype_size(dtype);
+    segment_view v;
+    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
+        return status;
+    if (v.count == 0)
+        return WK_SUCCESS;
+    if ((status = check_memory(ctx, &v, d_in, d_out, v.count * elem, elem, false, elem, fn)) != WK_SUCCESS)
+        return status;
+    wk_seg_launch l;
+    fill_launch(ctx, &v, d_in, d_out, WK_SUM, stream, &l);
+    /* A warp per segment, WK_SEG_THREADS / 32 to a block. */
+    const size_t per_block = WK_SEG_THREADS / 32, cap = (size_t)ctx->sm_count * WK_SEG_BLOCKS_PER_SM;
+    const size_t blocks = (v.count + per_block - 1) / per_block;
+    l.plan.shape = WK_SEG_OFFSETS;
+    l.plan.group = 32;
+    l.plan.grid = (unsigned)(blocks < cap ? blocks : cap);
+    l.plan.pieces = 1;
+    l.plan.piece_len = 0;
+    cudaError_t err = repro_launchers[dtype](&l);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
+}
+
+static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                              wk_dtype dtype, wk_op op, int exclusive, wk_value init, cudaStream_t stream,
+                              const char *fn)
+{
+    wk_status status = wk_check_dtype_op(dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    if (wk_op_is_arg(op))
+        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is a reduction; scans take sum, min, max and the bitwise ops",
+                       fn, wk_op_name(op));
+    const size_t elem = wk_dtype_size(dtype);
+    segment_view v;
+    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
+        return status;
+    if (v.count == 0 || v.extent == 0)
+        return WK_SUCCESS; /* no element in any segment: nothing to write */
+    if ((status = check_memory(ctx, &v, d_in, d_out, v.extent * elem, elem, true, elem, fn)) != WK_SUCCESS)
+        return status;
+    wk_seg_launch l;
+    fill_launch(ctx, &v, d_in, d_out, op, stream, &l);
+    l.scan = exclusive ? 2 : 1;
+    l.init = init;
+    if (v.begin) {
+        l.plan.shape = WK_SEG_OFFSETS;
+        l.plan.group = 32;
+        l.plan.grid = wk_seg_offsets_grid(v.count, ctx->sm_count);
+        l.plan.pieces = 1;
+        l.plan.piece_len = 0;
+    } else if (wk_plan_segmented_scan_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan these segments", fn);
+    }
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+        return status;
+    l.board = use.board;
+    cudaError_t err = scan_launchers[dtype](&l);
+    wk_workspace_release(ctx, stream, &use);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
+}
+
+extern "C" wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                         wk_dtype dtype, wk_op op, cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_reduce";
+    return wk_on_device(ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, segments, dtype, op, stream, fn); });
+}
+
+extern "C" wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out,
+                                               const wk_segments *segments, wk_dtype dtype, cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_reduce_repro";
+    return wk_on_device(ctx, fn, [&] { return checked_repro(ctx, d_in, d_out, segments, dtype, stream, fn); });
+}
+
+extern "C" wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
+                                                 const wk_segments *segments, wk_dtype dtype, wk_op op,
+                                                 cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_inclusive_scan";
+    wk_value init;
+    init.u64 = 0;
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, segments, dtype, op, 0, init, stream, fn); });
+}
+
+extern "C" wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
+                                                 const wk_segments *segments, wk_dtype dtype, wk_op op, wk_value init,
+                                                 cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_exclusive_scan";
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, segments, dtype, op, 1, init, stream, fn); });
+}

@@ -1,0 +1,93 @@
+/* The pieces every segmented kernel is made of: folding a range of the
+ * input into a partial with a group of lanes, and combining the group's
+ * partials. */
+#ifndef WARPKIT_SEGMENTED_FOLD_CUH
+#define WARPKIT_SEGMENTED_FOLD_CUH
+
+#include "common/vector.cuh"
+#include "reduce/reducers.cuh"
+#include "warpkit/warp.cuh"
+
+#include <cstdint>
+
+namespace wk {
+namespace seg {
+
+using reduce::combiner;
+
+/* Folds in[begin .. end) into a partial of R, shared among `group` lanes
+ * (this one is `rank`): a scalar head up to the first 16-byte boundary, a
+ * body of 16-byte vectors with Unroll of them in flight per lane, a scalar
+ * tail. Indices are counted from `origin`, the segment's first element. The
+ * order of every addition depends only on the range's length, its
+ * alignment and the group's size. */
+template <class R, int Unroll>
+__device__ inline typename R::partial fold_range(const typename R::storage *__restrict__ in, long long begin,
+                                                 long long end, long long origin, unsigned rank, unsigned group)
+{
+    using S = typename R::storage;
+    using V = vec<S>;
+    typename R::partial acc = R::identity();
+    const long long len = end - begin;
+    if (len <= 0)
+        return acc;
+    const unsigned misaligned = (unsigned)(reinterpret_cast<uintptr_t>(in + begin) % sizeof(V)) / sizeof(S);
+    long long head = misaligned ? (long long)(V::size - misaligned) : 0;
+    if (head > len)
+        head = len;
+    for (long long k = rank; k < head; k += group)
+        acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
+
+    const V *body = reinterpret_cast<const V *>(in + begin + head);
+    const long long nvec = (len - head) / V::size;
+    const long long first = begin + head - origin;
+    long long i = rank;
+    for (; i + (long long)(Unroll - 1) * group < nvec; i += (long long)Unroll * group) {
+        V v[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            v[u] = load_vec(body + i + u * group);
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            acc = R::fold(acc, v[u].e, first + (i + u * group) * V::size);
+    }
+    for (; i < nvec; i += group)
+        acc = R::fold(acc, load_vec(body + i).e, first + i * V::size);
+
+    const long long tail_start = head + nvec * V::size;
+    for (long long k = tail_start + rank; k < len; k += group)
+        acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
+    return acc;
+}
+
+/* Combines the partials of aligned groups of G lanes (a butterfly inside
+ * each group); every lane of a group ends with the same bits, each pair
+ * combining lower rank first. All 32 lanes take part. */
+template <class R, int G> __device__ inline typename R::partial group_allreduce(typename R::partial v)
+{
+    const unsigned lane = lane_id();
+#pragma unroll
+    for (int m = G / 2; m > 0; m >>= 1) {
+        typename R::partial other = shfl_xor(full_mask, v, m);
+        v = (lane & m) ? R::combine(other, v) : R::combine(v, other);
+    }
+    return v;
+}
+
+/* Segments of the offsets layout this long or shorter are taken by one
+ * lane. */
+constexpr long long tiny_len = 16;
+
+/* An offset moved into the input [0, n). */
+__device__ inline long long clamp_offset(long long x, long long n) { return x < 0 ? 0 : (x > n ? n : x); }
+
+/* Where segment i's result goes. */
+__device__ inline void *result_at(void *out, size_t result_bytes, size_t i)
+{
+    return static_cast<unsigned char *>(out) + i * result_bytes;
+}
+
+} // namespace seg
+} // namespace wk
+
+#endif

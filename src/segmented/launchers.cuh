@@ -1,0 +1,159 @@
+/* The segmented launcher of each dtype: the plan's kernel for the op. */
+#ifndef WARPKIT_SEGMENTED_LAUNCHERS_CUH
+#define WARPKIT_SEGMENTED_LAUNCHERS_CUH
+
+#include "launch.h"
+#include "reduce_offsets.cuh"
+#include "reduce_rows.cuh"
+#include "scan_segments.cuh"
+
+#include <type_traits>
+
+namespace wk {
+namespace seg {
+
+template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
+{
+    using S = typename R::storage;
+    const S *in = static_cast<const S *>(l->in);
+    const bool pdl = l->overlap_launch != 0;
+    const unsigned grid = l->plan.grid, block = WK_SEG_THREADS;
+    const size_t rb = l->result_bytes;
+    switch (l->plan.shape) {
+    case WK_SEG_TINY: {
+        /* Rows of whole vectors on 16-byte boundaries load as vectors. */
+        const size_t row_bytes = l->size * sizeof(S), stride_bytes = l->stride * sizeof(S);
+        if (reinterpret_cast<uintptr_t>(in) % 16 == 0 && stride_bytes % 16 == 0 && (row_bytes == 16 || row_bytes == 32)) {
+            auto kernel = row_bytes == 16 ? tiny_vector_rows_kernel<R, 1> : tiny_vector_rows_kernel<R, 2>;
+            return launch_chained(kernel, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count,
+                                  stride_bytes / 16);
+        }
+        return launch_chained(tiny_rows_kernel<R, 32 / sizeof(S)>, grid, block, 0, l->stream, pdl, in, l->out, rb,
+                              l->count, l->size, l->stride);
+    }
+    case WK_SEG_GROUP:
+        switch (l->plan.group) {
+        case 2: return launch_chained(group_rows_kernel<R, 2>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
+        case 4: return launch_chained(group_rows_kernel<R, 4>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
+        case 8: return launch_chained(group_rows_kernel<R, 8>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
+        case 16: return launch_chained(group_rows_kernel<R, 16>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
+        case 32: return launch_chained(group_rows_kernel<R, 32>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
+        }
+        break;
+    case WK_SEG_BLOCK:
+        return launch_chained(block_rows_kernel<R>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size,
+                              l->stride, l->plan.pieces, l->plan.piece_len, l->board);
+    case WK_SEG_OFFSETS: {
+        offsets_args<R> a;
+        a.in = in;
+        a.out = l->out;
+        a.result_bytes = rb;
+        a.count = l->count;
+        a.n = (long long)l->size;
+        a.begin = reinterpret_cast<const long long *>(l->begin);
+        a.end = reinterpret_cast<const long long *>(l->end);
+        a.board = l->board;
+        /* About eight claims per warp: few atomics on one counter, and
+         * small enough claims to even out the warps' work. */
+        const unsigned long long batches = (l->count + 31) / 32;
+        const unsigned long long warps = (unsigned long long)grid * (block / 32);
+        const unsigned long long per = batches / (warps * 8);
+        a.batches_per_claim = per > 0 ? per : 1;
+        return launch_chained(offsets_reduce_kernel<R>, grid, block, 0, l->stream, pdl, a);
+    }
+    }
+    return cudaErrorInvalidValue;
+}
+
+template <class S> inline cudaError_t launch_reduce_op(const wk_seg_launch *l)
+{
+    using namespace reduce;
+    switch (l->op) {
+    case WK_SUM: return launch_reduce_for<plain<S, sum>>(l);
+    case WK_MIN: return launch_reduce_for<plain<S, min>>(l);
+    case WK_MAX: return launch_reduce_for<plain<S, max>>(l);
+    case WK_ARGMIN: return launch_reduce_for<arg<S, argmin>>(l);
+    case WK_ARGMAX: return launch_reduce_for<arg<S, argmax>>(l);
+    case WK_AND:
+    case WK_OR:
+    case WK_XOR:
+        if constexpr (std::is_integral<S>::value) {
+            if (l->op == WK_AND)
+                return launch_reduce_for<plain<S, bit_and>>(l);
+            if (l->op == WK_OR)
+                return launch_reduce_for<plain<S, bit_or>>(l);
+            return launch_reduce_for<plain<S, bit_xor>>(l);
+        }
+        break;
+    }
+    return cudaErrorInvalidValue;
+}
+
+template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shape(const wk_seg_launch *l)
+{
+    const S *in = static_cast<const S *>(l->in);
+    S *out = static_cast<S *>(l->out);
+    const bool pdl = l->overlap_launch != 0;
+    const unsigned grid = l->plan.grid, block = WK_SEG_THREADS;
+    if (l->plan.shape == WK_SEG_OFFSETS) {
+        const unsigned long long batches = (l->count + 31) / 32;
+        const unsigned long long warps = (unsigned long long)grid * (block / 32);
+        const unsigned long long per = batches / (warps * 8);
+        scan_offsets_args a = {l->count, (long long)l->size, reinterpret_cast<const long long *>(l->begin),
+                               reinterpret_cast<const long long *>(l->end), l->init, l->board, per > 0 ? per : 1};
+        return launch_chained(offsets_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
+    }
+    const scan_rows_args a = {l->count, l->size, l->stride, l->init};
+    switch (l->plan.shape) {
+    case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_BLOCK: return launch_chained(block_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
+    default: break;
+    }
+    return cudaErrorInvalidValue;
+}
+
+template <class S, class Op> inline cudaError_t launch_scan_for(const wk_seg_launch *l)
+{
+    return l->scan == 2 ? launch_scan_shape<S, Op, true>(l) : launch_scan_shape<S, Op, false>(l);
+}
+
+template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
+{
+    switch (l->op) {
+    case WK_SUM: return launch_scan_for<S, sum>(l);
+    case WK_MIN: return launch_scan_for<S, min>(l);
+    case WK_MAX: return launch_scan_for<S, max>(l);
+    case WK_AND:
+    case WK_OR:
+    case WK_XOR:
+        if constexpr (std::is_integral<S>::value) {
+            if (l->op == WK_AND)
+                return launch_scan_for<S, bit_and>(l);
+            if (l->op == WK_OR)
+                return launch_scan_for<S, bit_or>(l);
+            return launch_scan_for<S, bit_xor>(l);
+        }
+        break;
+    default: break;
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace seg
+} // namespace wk
+
+/* Defines the C launchers of one dtype: the reduce in one translation unit
+ * and the scans in another, so that builds run in parallel. */
+#define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, storage_type)                              \
+    extern "C" cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *l)         \
+    {                                                                                  \
+        return wk::seg::launch_reduce_op<storage_type>(l);                             \
+    }
+#define WK_DEFINE_SEG_SCAN_LAUNCHER(name, storage_type)                                \
+    extern "C" cudaError_t wk_seg_scan_launch_##name(const wk_seg_launch *l)           \
+    {                                                                                  \
+        return wk::seg::launch_scan_op<storage_type>(l);                               \
+    }
+
+#endif

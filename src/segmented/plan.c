@@ -1,0 +1,100 @@
+/* Shape and grid choice for the segmented kernels (plan.h). */
+#include "plan.h"
+
+static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+static unsigned pow2_at_most(size_t x)
+{
+    unsigned p = 1;
+    while ((size_t)p * 2 <= x && p < 32)
+        p *= 2;
+    return p;
+}
+
+static unsigned clamp_grid(size_t want, int sm_count, unsigned per_sm)
+{
+    size_t cap = (size_t)sm_count * per_sm;
+    if (want < 1)
+        want = 1;
+    return (unsigned)(want < cap ? want : cap);
+}
+
+/* Tiny and group shapes; returns 0 when the row is too long for them. */
+static int plan_short_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
+{
+    const size_t bytes = size * elem_size;
+    const size_t vec_elems = 16 / elem_size;
+    if (bytes <= 32) {
+        plan->shape = WK_SEG_TINY;
+        plan->group = 1;
+        plan->grid = clamp_grid(div_up(count, (size_t)WK_SEG_THREADS * WK_SEG_TINY_ROWS), sm_count, 8);
+        return 1;
+    }
+    if (bytes <= WK_SEG_GROUP_MAX_BYTES) {
+        /* About WK_SEG_UNROLL vectors per lane: enough loads in flight, and
+         * short rows still fill whole warps. */
+        size_t vectors = div_up(size, vec_elems);
+        unsigned g = pow2_at_most(vectors / WK_SEG_UNROLL);
+        plan->shape = WK_SEG_GROUP;
+        plan->group = g < 2 ? 2 : g;
+        plan->grid = clamp_grid(div_up(count, WK_SEG_THREADS / plan->group), sm_count, 8);
+        return 1;
+    }
+    return 0;
+}
+
+int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
+{
+    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
+        return -1;
+    plan->pieces = 1;
+    plan->piece_len = size;
+    if (plan_short_rows(count, size, elem_size, sm_count, plan))
+        return 0;
+    /* Long rows: a block per row, or pieces of rows when there are too few
+     * rows to fill the GPU twice over. */
+    plan->shape = WK_SEG_BLOCK;
+    plan->group = WK_SEG_THREADS;
+    const size_t blocks = (size_t)sm_count * WK_SEG_BLOCKS_PER_SM;
+    size_t pieces = 1;
+    if (count < 2 * blocks && count <= WK_SEG_LIST_CAPACITY) {
+        size_t min_piece = WK_SEG_PIECE_MIN_BYTES / elem_size;
+        size_t want = div_up(2 * blocks, count);
+        size_t most = div_up(size, min_piece);
+        size_t room = WK_SEG_PIECE_TARGET / count;
+        pieces = want < most ? want : most;
+        if (pieces > room)
+            pieces = room;
+        if (pieces < 1)
+            pieces = 1;
+    }
+    /* Pieces of whole 16-byte vectors keep every piece's loads aligned
+     * alike. */
+    size_t vec_elems = 16 / elem_size;
+    plan->piece_len = div_up(div_up(size, pieces), vec_elems) * vec_elems;
+    plan->pieces = div_up(size, plan->piece_len);
+    plan->grid = clamp_grid(count * plan->pieces, sm_count, WK_SEG_BLOCKS_PER_SM);
+    return 0;
+}
+
+int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
+{
+    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
+        return -1;
+    plan->pieces = 1;
+    plan->piece_len = size;
+    if (plan_short_rows(count, size, elem_size, sm_count, plan))
+        return 0;
+    plan->shape = WK_SEG_BLOCK;
+    plan->group = WK_SEG_THREADS;
+    plan->grid = clamp_grid(count, sm_count, 8);
+    return 0;
+}
+
+unsigned wk_seg_offsets_grid(size_t count, int sm_count)
+{
+    size_t warps = div_up(count, 32);
+    return clamp_grid(div_up(warps, WK_SEG_THREADS / 32), sm_count, WK_SEG_BLOCKS_PER_SM);
+}
+
+size_t wk_seg_depth_bound(size_t len) { return div_up(len, 8) + 64; }

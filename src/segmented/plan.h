@@ -1,0 +1,72 @@
+/* Launch planning for the segmented reduce and scan: which kernel shape
+ * takes segments of a given length, and the grid. Pure C, so CPU tests can
+ * check it. docs/segmented.md explains the shapes. */
+#ifndef WARPKIT_SEGMENTED_PLAN_H
+#define WARPKIT_SEGMENTED_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WK_SEG_THREADS 256        /* every segmented kernel's block               */
+#define WK_SEG_BLOCKS_PER_SM 4    /* the grid of the persistent shapes           */
+#define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
+#define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
+#define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
+#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* shortest piece of a split segment  */
+
+/* The shapes, by segment length (rows and uniform layouts):
+ *  - tiny:    a thread per row, rows of at most 32 bytes;
+ *  - group:   `group` lanes per row (2 to 32, a warp at most), rows up to
+ *             WK_SEG_GROUP_MAX_BYTES;
+ *  - block:   a block per piece of a row, `pieces` pieces per row; the last
+ *             block of a row to finish combines its pieces;
+ *  - offsets: the offsets layout, whose lengths only the device knows: a warp
+ *             per 32 segments, each segment taken by one lane, by the whole
+ *             warp, or split into pieces over many warps, by its length. */
+typedef enum wk_seg_shape {
+    WK_SEG_TINY = 0,
+    WK_SEG_GROUP = 1,
+    WK_SEG_BLOCK = 2,
+    WK_SEG_OFFSETS = 3
+} wk_seg_shape;
+
+typedef struct wk_seg_plan {
+    wk_seg_shape shape;
+    unsigned group;     /* group: lanes per row                        */
+    unsigned grid;      /* blocks                                      */
+    size_t pieces;      /* block: pieces per row (1: a block per row)  */
+    size_t piece_len;   /* block: elements per piece                   */
+} wk_seg_plan;
+
+/* Segments the device-side board of the split shapes can follow at once,
+ * and the pieces it keeps partials for. */
+#define WK_SEG_LIST_CAPACITY 2048
+#define WK_SEG_PIECE_CAPACITY 10240
+#define WK_SEG_PIECE_TARGET 8192 /* pieces the split aims for; the rest is room */
+
+/* Plans the reduce of `count` rows of `size` elements of elem_size bytes
+ * (uniform and rows layouts) on a device with sm_count SMs. Returns 0, or
+ * -1 for bad arguments. */
+int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan);
+
+/* Plans the segmented scan of the same (shapes tiny, group or block; a scan
+ * never splits a row: its pieces would wait on each other). */
+int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan);
+
+/* The persistent grid of the offsets shape. */
+unsigned wk_seg_offsets_grid(size_t count, int sm_count);
+
+/* Largest number of rounded operations between an element of a segment of
+ * `len` elements and its result, in any shape: a float sum's error is at
+ * most that times the unit roundoff times the sum of |x|. */
+size_t wk_seg_depth_bound(size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,196 @@
+/* GPU test of wk_segmented_reduce_repro: every segment's result has the
+ * bits of wk_reduce_repro over that segment alone, for every float dtype,
+ * in the uniform, rows and offsets layouts, at unaligned starts, with
+ * values spread over the whole exponent range, infinities, NaN and signed
+ * zeros; integer dtypes give wk_segmented_reduce's sum. Exits 77 without a
+ * device. */
+#include "api_test_util.h"
+#include "generate.h"
+#include "half.h"
+#include "test_util.h"
+#include "warpkit.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ELEMS ((size_t)1 << 20)
+#define MAX_SEGMENTS 4096
+
+static wk_context *ctx;
+static cudaStream_t stream;
+static wk_tally tally;
+static uint64_t seed;
+static unsigned char *d_in, *d_out, *d_one;
+static int64_t *d_begin, *d_end;
+
+/* A value of the dtype from draw r: mostly of moderate size, some far up or
+ * down the exponent range, so that segments need different top bins. */
+static void value_of(wk_dtype dtype, uint64_t r, void *slot)
+{
+    double u = (double)(r >> 11) * 0x1p-53 * 2.0 - 1.0;
+    int spread = (int)((r >> 3) % 16);
+    double scale = spread == 0 ? ldexp(1.0, (int)(r % 200) - 100) : spread == 1 ? ldexp(1.0, -(int)(r % 60)) : 1.0;
+    double x = u * scale;
+    switch (dtype) {
+    case WK_F64: memcpy(slot, &x, 8); break;
+    case WK_F32: { float f = (float)x; memcpy(slot, &f, 4); break; }
+    case WK_F16: { uint16_t h = wk_float_to_half((float)x); memcpy(slot, &h, 2); break; }
+    default: { uint16_t h = wk_float_to_bf16((float)x); memcpy(slot, &h, 2); break; }
+    }
+}
+
+/* Writes a special value (kind 0: NaN, 1: +inf, 2: -inf, 3: -0.0). */
+static void special_of(wk_dtype dtype, int kind, void *slot)
+{
+    double x = kind == 0 ? NAN : kind == 1 ? INFINITY : kind == 2 ? -INFINITY : -0.0;
+    switch (dtype) {
+    case WK_F64: memcpy(slot, &x, 8); break;
+    case WK_F32: { float f = (float)x; memcpy(slot, &f, 4); break; }
+    case WK_F16: { uint16_t h = wk_float_to_half((float)x); memcpy(slot, &h, 2); break; }
+    default: { uint16_t h = wk_float_to_bf16((float)x); memcpy(slot, &h, 2); break; }
+    }
+}
+
+/* Runs the segmented call and, segment by segment, wk_reduce_repro over the
+ * same elements; counts the segments whose bits differ. */
+static void compare(const char *what, wk_dtype dtype, const unsigned char *h_in, size_t n, const wk_segments *seg,
+                    const int64_t *h_begin, const int64_t *h_end)
+{
+    const size_t elem = wk_dtype_size(dtype);
+    unsigned char *h_out = malloc(seg->count * 8), *h_ref = malloc(seg->count * 8);
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, n * elem, cudaMemcpyHostToDevice));
+    if (h_begin) {
+        CHECK_CUDA(cudaMemcpy(d_begin, h_begin, seg->count * 8, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d_end, h_end, seg->count * 8, cudaMemcpyHostToDevice));
+    }
+    wk_poison_device(d_out, seg->count * elem);
+    wk_status st = wk_segmented_reduce_repro(ctx, d_in, d_out, seg, dtype, stream);
+    wait_stream(stream, HANG_SECONDS, what);
+    CHECK_CUDA(cudaMemcpy(h_out, d_out, seg->count * elem, cudaMemcpyDeviceToHost));
+    size_t wrong = 0, first_wrong = 0;
+    for (size_t i = 0; i < seg->count; ++i) {
+        long long lo, hi;
+        if (h_begin) {
+            lo = h_begin[i] < 0 ? 0 : h_begin[i] > (long long)n ? (long long)n : h_begin[i];
+            hi = h_end[i] < 0 ? 0 : h_end[i] > (long long)n ? (long long)n : h_end[i];
+            if (hi < lo)
+                hi = lo;
+        } else {
+            lo = (long long)(i * (seg->stride ? seg->stride : seg->size));
+            hi = lo + (long long)seg->size;
+        }
+        const wk_status one = dtype == WK_I32 ? wk_reduce(ctx, d_in + lo * elem, d_one, (size_t)(hi - lo), dtype,
+                                                          WK_SUM, stream)
+                                              : wk_reduce_repro(ctx, d_in + lo * elem, d_one, (size_t)(hi - lo),
+                                                                dtype, stream);
+        CHECK_CUDA(cudaMemcpyAsync(h_ref + i * elem, d_one, elem, cudaMemcpyDeviceToHost, stream));
+        if (one != WK_SUCCESS)
+            ++wrong;
+    }
+    wait_stream(stream, HANG_SECONDS, what);
+    for (size_t i = 0; i < seg->count; ++i)
+        if (memcmp(h_out + i * elem, h_ref + i * elem, elem) != 0 && wrong++ == 0)
+            first_wrong = i;
+    wk_checkf(&tally, st == WK_SUCCESS && wrong == 0, "%s %s: %zu segments, %zu differ from wk_reduce_repro%s",
+              what, wk_dtype_name(dtype), seg->count, wrong, wrong ? " (see the first below)" : "");
+    if (wrong) {
+        unsigned long long a = 0, b = 0;
+        memcpy(&a, h_out + first_wrong * elem, elem);
+        memcpy(&b, h_ref + first_wrong * elem, elem);
+        printf("  segment %zu: got 0x%llx, one call gives 0x%llx\n", first_wrong, a, b);
+    }
+    free(h_out);
+    free(h_ref);
+}
+
+static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int64_t *h_end, uint64_t s)
+{
+    const size_t elem = wk_dtype_size(dtype);
+    const size_t n = MAX_ELEMS;
+    for (size_t i = 0; i < n; ++i) {
+        if (dtype == WK_I32) {
+            int32_t v = (int32_t)wk_rand64(s, i);
+            memcpy(h_in + i * elem, &v, 4);
+        } else {
+            value_of(dtype, wk_rand64(s, i), h_in + i * elem);
+        }
+    }
+    if (dtype != WK_I32) {
+        /* Uniform segments of 37: NaN in segment 3, +inf in 5, both
+         * infinities in 7, nothing but -0.0 in 9. */
+        special_of(dtype, 0, h_in + (3 * 37 + 5) * elem);
+        special_of(dtype, 1, h_in + (5 * 37 + 1) * elem);
+        special_of(dtype, 1, h_in + (7 * 37 + 2) * elem);
+        special_of(dtype, 2, h_in + (7 * 37 + 30) * elem);
+        for (size_t k = 0; k < 37; ++k)
+            special_of(dtype, 3, h_in + (9 * 37 + k) * elem);
+    }
+    wk_segments seg = {1000, 37, 0, NULL, NULL};
+    compare("uniform 1000 x 37", dtype, h_in, n, &seg, NULL, NULL);
+    wk_segments tiny = {wk_test_quick() ? 512 : 4096, 3, 0, NULL, NULL};
+    compare("uniform 4096 x 3", dtype, h_in, n, &tiny, NULL, NULL);
+    wk_segments rows = {300, 1000, 1031, NULL, NULL};
+    compare("rows 300 x 1000, stride 1031", dtype, h_in + elem, n - 1, &rows, NULL, NULL);
+    wk_segments one = {1, 200001, 0, NULL, NULL};
+    compare("one segment of 200001", dtype, h_in + 3 * elem, n - 3, &one, NULL, NULL);
+
+    /* Offsets: random lengths (empty ones too), some overlapping or out of
+     * order, some beyond the input (clamped), and one long segment. Fewer
+     * under the sanitizers (WK_TEST_QUICK), which take each call slowly. */
+    const size_t count = wk_test_quick() ? MAX_SEGMENTS / 8 : MAX_SEGMENTS;
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t r = wk_rand64(s ^ 0x5e65e65eull, i);
+        int64_t lo = (int64_t)(r % n), len = (int64_t)((r >> 32) % 300);
+        if (i % 97 == 0)
+            len = 0;
+        if (i % 101 == 0)
+            len = -5;
+        if (i % 211 == 0)
+            lo = -(int64_t)(r % 50);
+        if (i == 17)
+            lo = 1, len = 500000;
+        h_begin[i] = lo;
+        h_end[i] = lo + len + (i % 331 == 0 ? (int64_t)n : 0);
+    }
+    wk_segments off = {count, n - 2, 0, d_begin, d_end};
+    compare("offsets", dtype, h_in + 2 * elem, n - 2, &off, h_begin, h_end);
+}
+
+int main(void)
+{
+    int start = wk_api_test_start(&ctx, &seed, &stream, &d_in, MAX_ELEMS * 8);
+    if (start >= 0)
+        return start;
+    CHECK_CUDA(cudaMalloc((void **)&d_out, MAX_SEGMENTS * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_one, 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_begin, MAX_SEGMENTS * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_end, MAX_SEGMENTS * 8));
+    unsigned char *h_in = malloc(MAX_ELEMS * 8);
+    int64_t *h_begin = malloc(MAX_SEGMENTS * 8), *h_end = malloc(MAX_SEGMENTS * 8);
+    const wk_dtype dtypes[] = {WK_F32, WK_F64, WK_F16, WK_BF16, WK_I32};
+    for (int d = 0; d < 5; ++d)
+        run_dtype(dtypes[d], h_in, h_begin, h_end, seed + (uint64_t)d);
+
+    wk_expect(&tally, wk_segmented_reduce_repro(ctx, d_in, d_out, NULL, WK_F32, stream) == WK_ERROR_INVALID_ARGUMENT,
+              "NULL segments: invalid argument");
+    wk_segments none = {0, 5, 0, NULL, NULL};
+    wk_expect(&tally, wk_segmented_reduce_repro(ctx, NULL, NULL, &none, WK_F32, stream) == WK_SUCCESS,
+              "no segments: success, nothing read");
+    wk_segments some = {2, 5, 0, NULL, NULL};
+    wk_expect(&tally, wk_segmented_reduce_repro(ctx, h_in, d_out, &some, WK_F32, stream) == WK_ERROR_INVALID_POINTER,
+              "a host input: invalid pointer");
+    wk_expect(&tally, wk_segmented_reduce_repro(ctx, d_in, d_out, &some, (wk_dtype)99, stream) == WK_ERROR_INVALID_DTYPE,
+              "an unknown dtype: invalid dtype");
+
+    free(h_in);
+    free(h_begin);
+    free(h_end);
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_one));
+    CHECK_CUDA(cudaFree(d_begin));
+    CHECK_CUDA(cudaFree(d_end));
+    return wk_api_test_finish(ctx, stream, d_in, &tally);
+}
