@@ -41,7 +41,7 @@ function(warpkit_version_script header output)
   endif()
   list(JOIN names ";\n    " body)
   file(CONFIGURE OUTPUT "${output}"
-       CONTENT "/* Generated from include/warpkit.h by cmake/WarpkitExports.cmake. */\nWARPKIT_0 {\n  global:\n    ${body};\n  local:\n    *;\n};\n"
+       CONTENT "/* Generated from ${header} by cmake/WarpkitExports.cmake. */\nWARPKIT_0 {\n  global:\n    ${body};\n  local:\n    *;\n};\n"
        @ONLY)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${header}")
 endfunction()

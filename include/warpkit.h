@@ -430,6 +430,23 @@ wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
                             size_t n, wk_dtype dtype, wk_op op, wk_value init,
                             cudaStream_t stream);
 
+/* The scans of one part of a longer input, continued from the parts before
+ * it: d_prefix points to one element of dtype in device memory, the op's
+ * combination of every element before d_in[0] (a previous part's last
+ * inclusive output, a total from wk_reduce, or a value from another GPU).
+ *   inclusive:  d_out[i] = *d_prefix op d_in[0] op ... op d_in[i]
+ *   exclusive:  d_out[i] = init op *d_prefix op d_in[0] op ... op d_in[i-1]
+ * It is read on the device after the previous work in `stream`, so it may be
+ * written by the kernel just before; it may lie in d_in but not in d_out.
+ * d_prefix = NULL gives wk_inclusive_scan / wk_exclusive_scan. Otherwise as
+ * those: one launch, same semantics and error bound, counting the prefix as
+ * one more rounding. */
+wk_status wk_inclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                 wk_op op, const void *d_prefix, cudaStream_t stream);
+
+wk_status wk_exclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                 wk_op op, wk_value init, const void *d_prefix, cudaStream_t stream);
+
 /* Grows the context's workspaces, and those it makes later, to cover scans
  * and selects of up to n elements of dtype at any alignment. Allocates and
  * synchronizes the context's device; do it once, before timing. Never
@@ -535,6 +552,23 @@ wk_status wk_unique(wk_context *ctx, const void *d_in, void *d_out,
 wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices,
                    uint64_t *d_count, size_t n, wk_dtype dtype,
                    wk_predicate predicate, cudaStream_t stream);
+
+/* wk_unique and wk_where on one part of a longer input, continued from the
+ * parts before it; each reads its carried value on the device, after the
+ * previous work in `stream`:
+ *   wk_unique_from: d_previous points to the element just before d_in[0]
+ *                   (one element of dtype in device memory); d_in[0] is kept
+ *                   only if it differs from it (as == says).
+ *   wk_where_from:  *d_index_base (an int64_t in device memory) is added to
+ *                   every index: the part's offset in the whole input.
+ * NULL gives wk_unique / wk_where. The carried values may not lie in d_out,
+ * d_indices or d_count. */
+wk_status wk_unique_from(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
+                         wk_dtype dtype, const void *d_previous, cudaStream_t stream);
+
+wk_status wk_where_from(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
+                        wk_dtype dtype, wk_predicate predicate, const int64_t *d_index_base,
+                        cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,7 @@ echo "== compute-sanitizer"
 for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
     for t in ${WK_SANITIZER_TESTS:-test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api \
         test_shared_context test_primitives test_compact_primitives test_ladder test_repro_gpu \
-        test_segmented test_segmented_repro}; do
+        test_segmented test_segmented_repro test_chunked}; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1

@@ -1,5 +1,5 @@
-/* wk_inclusive_scan, wk_exclusive_scan and wk_scan_reserve: checks,
- * planning, workspace, dispatch by dtype. */
+/* wk_inclusive_scan, wk_exclusive_scan, their _from forms and
+ * wk_scan_reserve: checks, planning, workspace, dispatch by dtype. */
 #include "context.h"
 #include "internal.h"
 #include "scan/launch.h"
@@ -18,8 +18,8 @@ static const scan_launcher launchers[WK_DTYPE_COUNT] = {
 
 /* Everything that can be checked before a launch. Runs with the context's
  * device current, so that pointer queries touch no other device. */
-static wk_status check_scan(const wk_context *ctx, const void *d_in, const void *d_out, size_t n, wk_dtype dtype,
-                            wk_op op, const char *fn)
+static wk_status check_scan(const wk_context *ctx, const void *d_in, const void *d_out, const void *d_prefix, size_t n,
+                            wk_dtype dtype, wk_op op, const char *fn)
 {
     wk_status status = wk_check_dtype_op(dtype, op, fn);
     if (status != WK_SUCCESS)
@@ -38,14 +38,20 @@ static wk_status check_scan(const wk_context *ctx, const void *d_in, const void 
         return status;
     if (d_in != d_out && wk_ranges_overlap(d_in, n * elem, d_out, n * elem))
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_out overlaps d_in without being equal to it", fn);
+    if (d_prefix) {
+        if ((status = wk_check_device_pointer(d_prefix, ctx->device, elem, fn, "d_prefix")) != WK_SUCCESS)
+            return status;
+        if (wk_ranges_overlap(d_prefix, elem, d_out, n * elem))
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_prefix lies inside d_out", fn);
+    }
     return WK_SUCCESS;
 }
 
 /* Checks, plans and launches; the caller has made ctx's device current. */
 static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
-                              int exclusive, wk_value init, cudaStream_t stream, const char *fn)
+                              int exclusive, wk_value init, const void *d_prefix, cudaStream_t stream, const char *fn)
 {
-    wk_status status = check_scan(ctx, d_in, d_out, n, dtype, op, fn);
+    wk_status status = check_scan(ctx, d_in, d_out, d_prefix, n, dtype, op, fn);
     if (status != WK_SUCCESS || n == 0)
         return status;
     wk_scan_launch l;
@@ -58,6 +64,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     l.op = op;
     l.exclusive = exclusive;
     l.init = init;
+    l.prefix = d_prefix;
     /* The pipelined kernel's blocks each take a whole SM's shared memory
      * and stay until the tiles run out: one per SM, or per tile if fewer. */
     l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
@@ -78,14 +85,34 @@ extern "C" wk_status wk_inclusive_scan(wk_context *ctx, const void *d_in, void *
     wk_value none;
     none.u64 = 0;
     const char *fn = "wk_inclusive_scan";
-    return wk_on_device(ctx, fn, [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, stream, fn); });
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, nullptr, stream, fn); });
 }
 
 extern "C" wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                        wk_op op, wk_value init, cudaStream_t stream)
 {
     const char *fn = "wk_exclusive_scan";
-    return wk_on_device(ctx, fn, [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, stream, fn); });
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, nullptr, stream, fn); });
+}
+
+extern "C" wk_status wk_inclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                            wk_op op, const void *d_prefix, cudaStream_t stream)
+{
+    wk_value none;
+    none.u64 = 0;
+    const char *fn = "wk_inclusive_scan_from";
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, d_prefix, stream, fn); });
+}
+
+extern "C" wk_status wk_exclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                            wk_op op, wk_value init, const void *d_prefix, cudaStream_t stream)
+{
+    const char *fn = "wk_exclusive_scan_from";
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, d_prefix, stream, fn); });
 }
 
 extern "C" wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)

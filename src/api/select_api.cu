@@ -27,6 +27,8 @@ struct select_call {
     wk_dtype dtype;
     wk_predicate predicate;
     const char *fn;
+    const void *previous;       /* wk_unique_from */
+    const int64_t *index_base;  /* wk_where_from  */
 };
 
 static int uses_predicate(wk_select_mode mode)
@@ -85,6 +87,21 @@ static wk_status check_memory(const wk_context *ctx, const select_call &c)
         wk_ranges_overlap(c.count, count_bytes, c.out, out_bytes) ||
         (c.mode == WK_SELECT_FLAGGED && wk_ranges_overlap(c.count, count_bytes, c.flags, c.n)))
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_count overlaps an input or output", c.fn);
+    /* The carried values are read before anything is written: only the
+     * outputs may not hold them. */
+    if (c.previous) {
+        if ((status = wk_check_device_pointer(c.previous, ctx->device, elem, c.fn, "d_previous")) != WK_SUCCESS)
+            return status;
+        if (wk_ranges_overlap(c.previous, elem, c.out, out_bytes) || wk_ranges_overlap(c.previous, elem, c.count, 8))
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_previous overlaps an output", c.fn);
+    }
+    if (c.index_base) {
+        if ((status = wk_check_device_pointer(c.index_base, ctx->device, sizeof(int64_t), c.fn, "d_index_base")) !=
+            WK_SUCCESS)
+            return status;
+        if (wk_ranges_overlap(c.index_base, 8, c.out, out_bytes) || wk_ranges_overlap(c.index_base, 8, c.count, 8))
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_index_base overlaps an output", c.fn);
+    }
     return WK_SUCCESS;
 }
 
@@ -122,6 +139,8 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
     l.count = reinterpret_cast<unsigned long long *>(c.count);
     l.mode = c.mode;
     l.predicate = c.predicate;
+    l.previous = c.previous;
+    l.index_base = reinterpret_cast<const long long *>(c.index_base);
     /* Pipelined blocks each take a whole SM's shared memory and stay until
      * the tiles run out: one per SM, or per tile if fewer. */
     l.grid = (unsigned)(l.plan.tiles < (size_t)ctx->sm_count ? l.plan.tiles : (size_t)ctx->sm_count);
@@ -153,34 +172,51 @@ static wk_predicate no_predicate()
 extern "C" wk_status wk_select_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                   wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_SELECT_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_select_if"};
+    select_call c = {WK_SELECT_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_select_if", nullptr, nullptr};
     return run_select(ctx, c, stream);
 }
 
 extern "C" wk_status wk_select_flagged(wk_context *ctx, const void *d_in, const uint8_t *d_flags, void *d_out,
                                        uint64_t *d_count, size_t n, wk_dtype dtype, cudaStream_t stream)
 {
-    select_call c = {WK_SELECT_FLAGGED, d_in, d_flags, d_out, d_count, n, dtype, no_predicate(), "wk_select_flagged"};
+    select_call c = {WK_SELECT_FLAGGED, d_in, d_flags, d_out, d_count, n, dtype, no_predicate(), "wk_select_flagged", nullptr, nullptr};
     return run_select(ctx, c, stream);
 }
 
 extern "C" wk_status wk_partition_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                      wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_PARTITION_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_partition_if"};
+    select_call c = {WK_PARTITION_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_partition_if", nullptr, nullptr};
     return run_select(ctx, c, stream);
 }
 
 extern "C" wk_status wk_unique(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                wk_dtype dtype, cudaStream_t stream)
 {
-    select_call c = {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, no_predicate(), "wk_unique"};
+    select_call c = {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, no_predicate(), "wk_unique", nullptr, nullptr};
     return run_select(ctx, c, stream);
 }
 
 extern "C" wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
                               wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where"};
+    select_call c = {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where", nullptr, nullptr};
+    return run_select(ctx, c, stream);
+}
+
+extern "C" wk_status wk_unique_from(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
+                                    wk_dtype dtype, const void *d_previous, cudaStream_t stream)
+{
+    select_call c = {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, no_predicate(), "wk_unique_from", d_previous,
+                     nullptr};
+    return run_select(ctx, c, stream);
+}
+
+extern "C" wk_status wk_where_from(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
+                                   wk_dtype dtype, wk_predicate predicate, const int64_t *d_index_base,
+                                   cudaStream_t stream)
+{
+    select_call c = {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where_from", nullptr,
+                     d_index_base};
     return run_select(ctx, c, stream);
 }

@@ -18,6 +18,7 @@ typedef struct wk_scan_launch {
     wk_op op;
     int exclusive;
     wk_value init;            /* exclusive scans: the first output         */
+    const void *prefix;       /* one element before d_in[0], or NULL (_from) */
     wk_tile_slots slots;
     unsigned grid;            /* blocks of a pipelined plan: at most one per SM */
     int overlap_launch;       /* programmatic stream serialization (sm_90+) */

@@ -46,7 +46,8 @@ using tiles::tile_pipeline;
 
 template <class S, class Op, bool Exclusive, int Warps, int Vectors>
 __global__ void __launch_bounds__(Warps * 32 + 32, 1)
-pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned long long tiles)
+pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots,
+                      unsigned long long tiles)
 {
     static_assert(Warps >= 1 && Warps <= 31, "compute warps and the look-back warp fit one block");
     constexpr int buffers = pipeline_buffers;
@@ -92,7 +93,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
             const P warp_prefix = shift_up_one(inclusive, op); /* a shuffle: every lane */
             P tile_prefix;
             if (tile == 0) {
-                tile_prefix = Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
+                tile_prefix = start_prefix<S, C, Exclusive>(init, prefix, op);
             } else {
                 /* The compute warps published the aggregate before they
                  * arrived at the barrier this warp waited on, so the
@@ -137,7 +138,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, tile_slots slots, unsigned l
                      * the other family. */
                     if (tile == 0)
                         ts.publish(0, FLAG_INCLUSIVE,
-                                   op(Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op), aggregate));
+                                   op(start_prefix<S, C, Exclusive>(init, prefix, op), aggregate));
                     else
                         ts.publish(tile, FLAG_AGGREGATE, aggregate);
                 }
@@ -177,7 +178,8 @@ inline cudaError_t launch_pipelined(const wk_scan_launch *l, const tile_io<S> &i
 {
     auto kernel = l->exclusive ? pipelined_scan_kernel<S, Op, true, Warps, Vectors>
                                : pipelined_scan_kernel<S, Op, false, Warps, Vectors>;
-    return launch_pipeline<Warps, Vectors>(kernel, l->grid, l->stream, l->overlap_launch != 0, io, l->init, l->slots,
+    return launch_pipeline<Warps, Vectors>(kernel, l->grid, l->stream, l->overlap_launch != 0, io, l->init,
+                                           static_cast<const S *>(l->prefix), l->slots,
                                            (unsigned long long)l->plan.tiles);
 }
 

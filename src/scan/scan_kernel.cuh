@@ -102,10 +102,23 @@ __device__ inline vec<S> vector_outputs(const vec<S> &x, typename C::type run, O
     return y;
 }
 
+/* What tile 0 starts from: the exclusive scan's init, combined with the
+ * caller's prefix in device memory (the _from calls) where there is one;
+ * else the op's identity. Read after the previous kernel has finished. */
+template <class S, class C, bool Exclusive, class Op>
+__device__ inline typename C::type start_prefix(wk_value init, const S *prefix, Op op)
+{
+    using P = typename C::type;
+    if (!prefix)
+        return Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
+    const P before = C::enter(*prefix);
+    return Exclusive ? op(C::enter(value_of<S>(init)), before) : before;
+}
+
 /* `rounds` vectors per thread, all in registers. */
 template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks)
-scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
+scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots)
 {
     constexpr int threads = Threads, warps = Threads / 32;
     static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
@@ -152,7 +165,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
         if (tile == 0) {
-            tile_prefix = Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
+            tile_prefix = start_prefix<S, C, Exclusive>(init, prefix, op);
             /* Published even when no tile follows: every call then writes
              * word 0 of its family, which the sweep clears only in the
              * other family. */
@@ -177,7 +190,7 @@ scan_kernel(tile_io<S> io, wk_value init, tile_slots slots)
         io.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], op(warp_prefix, before[k]), op));
 }
 
-template <class S> using scan_kernel_ptr = void (*)(tile_io<S>, wk_value, tile_slots);
+template <class S> using scan_kernel_ptr = void (*)(tile_io<S>, wk_value, const S *, tile_slots);
 
 /* The kernel of one tile shape, inclusive or exclusive. */
 template <class S, class Op, int Threads, int Rounds, int MinBlocks> inline scan_kernel_ptr<S> shape_kernel(bool exclusive)

@@ -64,7 +64,7 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     if (!kernel)
         return cudaErrorInvalidValue;
     return launch_chained(kernel, (unsigned)l->plan.tiles, block, 0, l->stream, l->overlap_launch != 0, io, l->init,
-                          l->slots);
+                          static_cast<const S *>(l->prefix), l->slots);
 }
 
 /* Picks the kernel for an op; bitwise ops exist for integer types only. */

@@ -35,6 +35,8 @@ typedef struct wk_select_launch {
     wk_tile_plan plan;
     wk_select_mode mode;
     wk_predicate predicate;     /* WK_SELECT_IF, WK_PARTITION_IF, WK_WHERE    */
+    const void *previous;       /* WK_UNIQUE: the element before d_in[0], or NULL */
+    const long long *index_base; /* WK_WHERE: added to every index, or NULL   */
     wk_tile_slots slots;
     unsigned grid;              /* blocks of a pipelined plan: at most one per SM */
     int overlap_launch;         /* programmatic stream serialization (sm_90+) */

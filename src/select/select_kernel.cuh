@@ -57,6 +57,8 @@ template <class S> struct select_io {
     void *out;
     unsigned long long *count;
     size_t n;
+    const S *previous;           /* wk_unique_from: the element before the data, or null */
+    const long long *index_base; /* wk_where_from: added to every index, or null */
 };
 
 /* What a mode writes: elements, or int64 indices for wk_where. */
@@ -123,11 +125,16 @@ __device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, si
     S before = shfl_up(full_mask, x.e[V - 1], 1);
     if (lane_id() == 0)
         before = before_round;
+    /* The data's first element starts a run unless the caller gave the
+     * element before it (wk_unique_from) and the two are equal. */
+    const bool holds_first = e0 <= io.src.first && io.src.first < e0 + V;
+    const S given = holds_first && io.previous ? *io.previous : S();
     unsigned bits = 0;
 #pragma unroll
     for (int e = 0; e < V; ++e) {
-        const S previous = e == 0 ? before : x.e[e - 1];
-        bits |= (unsigned)(e0 + e == io.src.first || !same(x.e[e], previous)) << e;
+        const bool first = e0 + e == io.src.first;
+        const S previous = first ? given : e == 0 ? before : x.e[e - 1];
+        bits |= (unsigned)((first && !io.previous) || !same(x.e[e], previous)) << e;
     }
     return bits;
 }
@@ -238,12 +245,15 @@ __device__ inline void store_round(const select_io<S> &io, size_t v0, C base, un
             return;
         }
     }
+    long long index_base = 0;
+    if constexpr (Mode == WK_WHERE)
+        index_base = io.index_base ? *io.index_base : 0;
 #pragma unroll
     for (int i = 0; i < V; ++i) {
         const unsigned j = lane + 32u * i;
         if (j < round_kept) {
             if constexpr (Mode == WK_WHERE)
-                out[base + (C)j] = (long long)(v0 + pack[j] - io.src.first);
+                out[base + (C)j] = (long long)(v0 + pack[j] - io.src.first) + index_base;
             else
                 out[base + (C)j] = pack[j];
         }

@@ -40,6 +40,8 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.out = l->out;
     io.count = l->count;
     io.n = l->plan.n;
+    io.previous = static_cast<const S *>(l->previous);
+    io.index_base = l->index_base;
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
     constexpr bool two = sizeof(S) == 2, four = sizeof(S) == 4;
     /* 32-bit counts' shapes cannot take an input that needs 64-bit counts:
