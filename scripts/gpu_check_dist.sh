@@ -48,7 +48,7 @@ if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
     for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
         for t in ${WK_SANITIZER_TESTS:-test_chunked test_dist}; do
             echo "-- $tool $t"
-            WK_TEST_QUICK=1 compute-sanitizer --target-processes all --tool "$tool" "build-gpu/tests/$t" \
+            WK_TEST_QUICK=1 timeout 300 compute-sanitizer --target-processes all --tool "$tool" "build-gpu/tests/$t" \
                 >"$logs/san_${tool}_$t.log" 2>&1
             grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed, " "$logs/san_${tool}_$t.log" | tail -n 4
         done
