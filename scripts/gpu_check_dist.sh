@@ -48,7 +48,14 @@ if [ "$phase" = all ] || [ "$phase" = sanitizer ]; then
     for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
         for t in ${WK_SANITIZER_TESTS:-test_chunked test_dist}; do
             echo "-- $tool $t"
-            WK_TEST_QUICK=1 timeout 300 compute-sanitizer --target-processes all --tool "$tool" "build-gpu/tests/$t" \
+            # NCCL's set-up probes the device through calls it expects to fail
+            # (kernel attributes of images for other GPUs, peer access that is
+            # already on): memcheck would count those as errors, so API errors
+            # are not reported for the test that makes communicators; any
+            # error of a warpkit call fails the test itself.
+            api=()
+            [ "$t" = test_dist ] && api=(--report-api-errors no)
+            WK_TEST_QUICK=1 timeout 300 compute-sanitizer --target-processes all "${api[@]}" --tool "$tool" "build-gpu/tests/$t" \
                 >"$logs/san_${tool}_$t.log" 2>&1
             grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed, " "$logs/san_${tool}_$t.log" | tail -n 4
         done
