@@ -125,16 +125,21 @@ __device__ inline unsigned run_heads(const select_io<S> &io, const vec<S> &x, si
     S before = shfl_up(full_mask, x.e[V - 1], 1);
     if (lane_id() == 0)
         before = before_round;
-    /* The data's first element starts a run unless the caller gave the
-     * element before it (wk_unique_from) and the two are equal. */
-    const bool holds_first = e0 <= io.src.first && io.src.first < e0 + V;
-    const S given = holds_first && io.previous ? *io.previous : S();
     unsigned bits = 0;
 #pragma unroll
     for (int e = 0; e < V; ++e) {
-        const bool first = e0 + e == io.src.first;
-        const S previous = first ? given : e == 0 ? before : x.e[e - 1];
-        bits |= (unsigned)((first && !io.previous) || !same(x.e[e], previous)) << e;
+        const S previous = e == 0 ? before : x.e[e - 1];
+        bits |= (unsigned)(e0 + e == io.src.first || !same(x.e[e], previous)) << e;
+    }
+    /* The data's first element starts a run unless the caller gave the
+     * element before it (wk_unique_from) and the two are equal: one vector
+     * of the whole input takes this branch. */
+    if (io.previous && e0 <= io.src.first && io.src.first < e0 + V) {
+        const S given = *io.previous;
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+            if (e0 + e == io.src.first && same(x.e[e], given))
+                bits &= ~(1u << e);
     }
     return bits;
 }
