@@ -4,6 +4,7 @@
 #   1. the C compiler by hand (-lwarpkit and libcudart);
 #   2. pkg-config --cflags --libs warpkit (warpkit.pc), and --static with
 #      libwarpkit.a;
+#      With NCCL, dist_consumer.c through warpkit_nccl.pc too;
 #   3. CMake: find_package(warpkit CONFIG) in a C-only project, with the
 #      shared (warpkit::warpkit) and the static (warpkit::warpkit_static)
 #      library;
@@ -68,6 +69,14 @@ else
         $(pkg-config --static --libs warpkit | sed 's/-lwarpkit/-Wl,-Bstatic -lwarpkit -Wl,-Bdynamic/') \
         -Wl,-rpath,"$(pkg-config --variable=cuda_libdir warpkit)" -o "$work/consumer-pkg-config-static"
     run "pkg-config --static" "$work/consumer-pkg-config-static"
+    # The distributed calls, where the build found NCCL (warpkit_nccl.pc).
+    if [ -e "$libdir/pkgconfig/warpkit_nccl.pc" ]; then
+        # shellcheck disable=SC2046
+        "$cc" "${strict[@]}" "$here/dist_consumer.c" $(pkg-config --cflags --libs warpkit_nccl) \
+            -Wl,-rpath,"$libdir" -Wl,-rpath,"$(pkg-config --variable=nccl_libdir warpkit_nccl)" \
+            -Wl,-rpath,"$(pkg-config --variable=cuda_libdir warpkit)" -o "$work/dist-consumer-pkg-config"
+        run "pkg-config, warpkit_nccl" "$work/dist-consumer-pkg-config"
+    fi
 fi
 
 # 3. CMake, a C-only project: the shared and the static library.
