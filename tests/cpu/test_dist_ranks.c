@@ -60,6 +60,27 @@ static int equal_f64(uint64_t a, uint64_t b)
     return x == y;
 }
 
+/* The value of f16 bits (subnormals, infinities and NaN included), and of
+ * bf16 bits, as the device's == compares them. */
+static float half_value(uint16_t h)
+{
+    const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+    const float sign = h & 0x8000 ? -1.0f : 1.0f;
+    if (exponent == 0x1f)
+        return fraction ? NAN : sign * INFINITY;
+    if (exponent == 0)
+        return sign * ldexpf((float)fraction, -24);
+    return sign * ldexpf((float)(fraction | 0x400), exponent - 25);
+}
+
+static float bf16_value(uint16_t h)
+{
+    const uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 static void check_unequal(void)
 {
     const float floats[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 1e-45f, 3.4e38f};
@@ -78,11 +99,12 @@ static void check_unequal(void)
     ok = 1;
     for (size_t i = 0; i < sizeof ints / sizeof *ints; ++i)
         ok &= (int64_t)wk_dist_unequal_bits((uint64_t)ints[i]) != ints[i];
-    const uint16_t halves[] = {0x0000, 0x8000, 0x3c00, 0x7c00, 0x7e00};
-    for (size_t i = 0; i < sizeof halves / sizeof *halves; ++i)
-        ok &= (uint16_t)wk_dist_unequal_bits(halves[i]) != halves[i] &&
-              !((halves[i] & 0x7fff) == 0 && (wk_dist_unequal_bits(halves[i]) & 0x7fff) == 0);
-    wk_checkf(&tally, ok, "and integers, and f16 / bf16 bits (the zeros stay apart)");
+    const uint16_t halves[] = {0x0000, 0x8000, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0x7c00, 0xfc00, 0x7e00};
+    for (size_t i = 0; i < sizeof halves / sizeof *halves; ++i) {
+        const uint16_t stand_in = (uint16_t)wk_dist_unequal_bits(halves[i]);
+        ok &= half_value(stand_in) != half_value(halves[i]) && bf16_value(stand_in) != bf16_value(halves[i]);
+    }
+    wk_checkf(&tally, ok, "and integers, and f16 / bf16 values (zeros, subnormals, infinities, NaN)");
 }
 
 int main(void)

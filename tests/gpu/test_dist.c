@@ -595,9 +595,32 @@ static int all_main(int ranks, uint64_t seed)
     return rc;
 }
 
-/* Starts the processes and waits for them; a process that fails or runs
- * past the deadline ends the others (a rank left alone in an exchange
- * would wait forever). */
+/* Waits for `count` processes. When one fails, the others are ended at
+ * once: a rank left alone in an exchange would wait until its deadline.
+ * Returns 1 if any failed. */
+static int wait_all(pid_t *pids, int count)
+{
+    int failed = 0;
+    for (int left = count; left > 0; --left) {
+        int status = 0;
+        const pid_t done = waitpid(-1, &status, 0);
+        if (done < 0)
+            return 1;
+        for (int i = 0; i < count; ++i)
+            if (pids[i] == done)
+                pids[i] = 0; /* reaped: never signalled again */
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            for (int i = 0; i < count && !failed; ++i)
+                if (pids[i] > 0)
+                    kill(pids[i], SIGKILL);
+            failed = 1;
+        }
+    }
+    return failed;
+}
+
+/* Starts the rank processes, then the one that drives every GPU, each
+ * with the unique id and the seed. */
 static int launch(int ranks, uint64_t seed)
 {
     ncclUniqueId id;
@@ -606,37 +629,31 @@ static int launch(int ranks, uint64_t seed)
         printf("FAIL ncclGetUniqueId: %s\n", ncclGetErrorString(res));
         return 1;
     }
-    char hex[2 * sizeof id.internal + 1], seed_text[32], ranks_text[16], rank_text[MAX_RANKS + 1][16];
+    char hex[2 * sizeof id.internal + 1], seed_text[32], ranks_text[16], rank_text[MAX_RANKS][16];
     for (size_t i = 0; i < sizeof id.internal; ++i)
         snprintf(hex + 2 * i, 3, "%02x", (unsigned char)id.internal[i]);
     snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
     snprintf(ranks_text, sizeof ranks_text, "%d", ranks);
-    pid_t pids[MAX_RANKS + 1];
-    const int procs = ranks + 1; /* the last one drives every GPU, after the ranks */
-    int failed = 0;
-    for (int p = 0; p < procs && !failed; ++p) {
-        snprintf(rank_text[p], sizeof rank_text[p], "%d", p);
-        char *argv[] = {"/proc/self/exe", p < ranks ? "--rank" : "--all", rank_text[p], ranks_text, hex, seed_text,
-                        NULL};
-        if (p == ranks) { /* the ranks first: they hold the GPUs */
-            for (int q = 0; q < ranks; ++q) {
-                int status = 0;
-                waitpid(pids[q], &status, 0);
-                if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                    failed = 1;
-            }
-            if (failed)
-                break;
-        }
-        if (posix_spawn(&pids[p], "/proc/self/exe", NULL, NULL, argv, environ) != 0) {
+    pid_t pids[MAX_RANKS];
+    int started = 0, failed = 0;
+    for (; started < ranks; ++started) {
+        snprintf(rank_text[started], sizeof rank_text[started], "%d", started);
+        char *argv[] = {"/proc/self/exe", "--rank", rank_text[started], ranks_text, hex, seed_text, NULL};
+        if (posix_spawn(&pids[started], "/proc/self/exe", NULL, NULL, argv, environ) != 0) {
             printf("FAIL posix_spawn\n");
-            return 1;
+            failed = 1;
+            break;
         }
-        if (p == ranks) {
-            int status = 0;
-            waitpid(pids[p], &status, 0);
-            failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-        }
+    }
+    if (failed) { /* the ranks started would wait for the missing one */
+        for (int i = 0; i < started; ++i)
+            kill(pids[i], SIGKILL);
+    }
+    failed = wait_all(pids, started) || failed;
+    if (!failed) { /* then one process for every GPU: the ranks held them */
+        char *argv[] = {"/proc/self/exe", "--all", "0", ranks_text, hex, seed_text, NULL};
+        pid_t all;
+        failed = posix_spawn(&all, "/proc/self/exe", NULL, NULL, argv, environ) != 0 || wait_all(&all, 1);
     }
     printf("%s\n", failed ? "FAIL: a process failed (its lines are above)" : "every process passed");
     return failed;
