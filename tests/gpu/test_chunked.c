@@ -205,7 +205,8 @@ int main(void)
     if (rc >= 0)
         return rc;
     CHECK_CUDA(cudaStreamCreate(&stream));
-    const size_t sizes[] = {0, 1, 2, 33, 1000, 4099, 65537, 1000003};
+    /* The last size takes the pipelined scan and select (32 MiB of f32). */
+    const size_t sizes[] = {0, 1, 2, 33, 1000, 4099, 65537, 1000003, ((size_t)1 << 23) + 5};
     const wk_dtype dtypes[] = {WK_I32, WK_U32, WK_I64, WK_U64, WK_F32, WK_F64, WK_F16, WK_BF16};
     const int quick = wk_test_quick();
     uint64_t k = 0;
