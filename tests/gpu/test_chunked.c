@@ -3,6 +3,7 @@
  * device from the parts before it, gives one call's bits over the whole
  * input. Small-integer inputs make float sums exact in any order, so every
  * comparison is bit for bit. Prints its seed; WK_SEED repeats a run. */
+#include "api_test_util.h"
 #include "small_values.h"
 #include "test_util.h"
 #include "warpkit.h"
@@ -13,15 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define CHECK_CUDA(call)                                                                                      \
-    do {                                                                                                      \
-        cudaError_t e_ = (call);                                                                              \
-        if (e_ != cudaSuccess) {                                                                              \
-            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));                 \
-            exit(1);                                                                                          \
-        }                                                                                                     \
-    } while (0)
 
 static wk_tally tally;
 static wk_context *ctx;

@@ -8,6 +8,7 @@
  * float sums are checked on random floats too, reproducible ones bit for
  * bit and scans within their bound. Uneven parts: empty, one element, odd,
  * large. Prints its seed; WK_SEED repeats a run. */
+#include "api_test_util.h"
 #include "small_values.h"
 #include "test_util.h"
 #include "warpkit.h"
@@ -28,15 +29,6 @@
 extern char **environ;
 
 #define MAX_RANKS 16
-
-#define CHECK_CUDA(call)                                                                                      \
-    do {                                                                                                      \
-        cudaError_t e_ = (call);                                                                              \
-        if (e_ != cudaSuccess) {                                                                              \
-            printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));                 \
-            exit(1);                                                                                          \
-        }                                                                                                     \
-    } while (0)
 
 static wk_tally tally;
 
