@@ -2,6 +2,7 @@
  * description, planning, workspace, dispatch by dtype. */
 #include "context.h"
 #include "internal.h"
+#include "scan/plan.h"
 #include "segmented/launch.h"
 #include "validate.h"
 #include "workspace.h"
@@ -105,6 +106,7 @@ static void fill_launch(const wk_context *ctx, const segment_view *v, const void
     l->scan = 0;
     l->init.u64 = 0;
     l->board = NULL;
+    l->slots = wk_tile_slots{};
     l->overlap_launch = ctx->cc_major >= 9;
     l->stream = stream;
 }
@@ -212,13 +214,21 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, co
         l.plan.grid = wk_seg_offsets_grid(v.count, ctx->sm_count);
         l.plan.pieces = 1;
         l.plan.piece_len = 0;
-    } else if (wk_plan_segmented_scan_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan these segments", fn);
+    } else {
+        /* Bulk copies (sm_90) and room for three tiles per block, as the
+         * device-wide scan checks. */
+        const int pipelined_ok =
+            wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
+        if (wk_plan_segmented_scan_rows(v.count, v.size, v.stride, elem, (uintptr_t)d_in, ctx->sm_count,
+                                        pipelined_ok, &l.plan) != 0)
+            return wk_fail(WK_ERROR_LIMIT, "%s: %zu rows of %zu elements need more tiles than a scan may have", fn,
+                           v.count, v.size);
     }
     wk_workspace_use use;
-    if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+    if ((status = wk_workspace_acquire(ctx, stream, wk_seg_plan_tiles(v.count, &l.plan), &use, fn)) != WK_SUCCESS)
         return status;
     l.board = use.board;
+    l.slots = use.slots;
     cudaError_t err = scan_launchers[dtype](&l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);

@@ -44,10 +44,9 @@ using tiles::pipeline_buffers;
 using tiles::pipeline_view;
 using tiles::tile_pipeline;
 
-template <class S, class Op, bool Exclusive, int Warps, int Vectors>
+template <class S, class Op, bool Exclusive, int Warps, int Vectors, class Map>
 __global__ void __launch_bounds__(Warps * 32 + 32, 1)
-pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots,
-                      unsigned long long tiles)
+pipelined_scan_kernel(Map io, wk_value init, const S *prefix, tile_slots slots, unsigned long long tiles)
 {
     static_assert(Warps >= 1 && Warps <= 31, "compute warps and the look-back warp fit one block");
     constexpr int buffers = pipeline_buffers;
@@ -92,7 +91,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots 
             const P aggregate = shfl(full_mask, inclusive, Warps - 1);
             const P warp_prefix = shift_up_one(inclusive, op); /* a shuffle: every lane */
             P tile_prefix;
-            if (tile == 0) {
+            if (io.chain_start(tile)) {
                 tile_prefix = start_prefix<S, C, Exclusive>(init, prefix, op);
             } else {
                 /* The compute warps published the aggregate before they
@@ -136,8 +135,8 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots 
                      * even when no tile follows: every call then writes
                      * word 0 of its family, which the sweep clears only in
                      * the other family. */
-                    if (tile == 0)
-                        ts.publish(0, FLAG_INCLUSIVE,
+                    if (io.chain_start(tile))
+                        ts.publish(tile, FLAG_INCLUSIVE,
                                    op(start_prefix<S, C, Exclusive>(init, prefix, op), aggregate));
                     else
                         ts.publish(tile, FLAG_AGGREGATE, aggregate);
@@ -151,7 +150,9 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots 
             const int pb = j % buffers;
             barrier_wait(BAR_PREFIX + (j & 1), all_threads);
             const vec<S> *const data = pipe.data(pb);
-            const size_t first = (size_t)s_pipeline.tile[pb] * tile_vecs;
+            const unsigned long long out_tile = s_pipeline.tile[pb];
+            const size_t first = io.first_vector(out_tile, tile_vecs);
+            const tile_io<S> &out = io.view(out_tile);
             P run_carry = s_prefix[j & 1][warp];
 #pragma unroll
             for (int v = 0; v < Vectors; ++v) {
@@ -159,7 +160,7 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots 
                 const P inclusive = warp_inclusive_scan(vector_total<C>(xs, op), op);
                 const P run = op(run_carry, shift_up_one(inclusive, op));
                 run_carry = op(run_carry, shfl(full_mask, inclusive, 31));
-                io.store(first + q0 + 32 * v, vector_outputs<Exclusive, C>(xs, run, op));
+                out.store(first + q0 + 32 * v, vector_outputs<Exclusive, C>(xs, run, op));
             }
             /* Every compute thread is done with the buffer: refill it. */
             barrier_wait(BAR_COMPUTE, compute_threads);
@@ -173,11 +174,11 @@ pipelined_scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots 
 
 /* Launches the pipelined kernel of Warps compute warps with Vectors vectors
  * each on l->grid blocks. */
-template <class S, class Op, int Warps, int Vectors>
-inline cudaError_t launch_pipelined(const wk_scan_launch *l, const tile_io<S> &io)
+template <class S, class Op, int Warps, int Vectors, class Map>
+inline cudaError_t launch_pipelined(const wk_scan_launch *l, const Map &io)
 {
-    auto kernel = l->exclusive ? pipelined_scan_kernel<S, Op, true, Warps, Vectors>
-                               : pipelined_scan_kernel<S, Op, false, Warps, Vectors>;
+    auto kernel = l->exclusive ? pipelined_scan_kernel<S, Op, true, Warps, Vectors, Map>
+                               : pipelined_scan_kernel<S, Op, false, Warps, Vectors, Map>;
     return launch_pipeline<Warps, Vectors>(kernel, l->grid, l->stream, l->overlap_launch != 0, io, l->init,
                                            static_cast<const S *>(l->prefix), l->slots,
                                            (unsigned long long)l->plan.tiles);

@@ -115,10 +115,11 @@ __device__ inline typename C::type start_prefix(wk_value init, const S *prefix, 
     return Exclusive ? op(C::enter(value_of<S>(init)), before) : before;
 }
 
-/* `rounds` vectors per thread, all in registers. */
-template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks>
+/* `rounds` vectors per thread, all in registers. Map: where each tile lies
+ * (tiles/io.cuh); tiles that start a chain begin from start_prefix. */
+template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, class Map = tile_io<S>>
 __global__ void __launch_bounds__(Threads, MinBlocks)
-scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots)
+scan_kernel(Map io, wk_value init, const S *prefix, tile_slots slots)
 {
     constexpr int threads = Threads, warps = Threads / 32;
     static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
@@ -139,8 +140,11 @@ scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots)
     vec<S> x[rounds];
     const tile_stage<S> no_stage = {};
     const unsigned long long tile =
-        take_tile<false>(slots, sizeof(P) == 8, no_stage, io, tile_vecs, tile_vecs, &s_tile, &s_stamp,
-                         [&](size_t tile_first) { io.template load_lane<rounds>(tile_first + lane_vec, fill, x); });
+        take_tile<false>(slots, sizeof(P) == 8, no_stage, io.view(0), tile_vecs, tile_vecs, &s_tile, &s_stamp,
+                         [&](size_t tile_first) {
+                             const unsigned long long t = tile_first / tile_vecs;
+                             io.view(t).template load_lane<rounds>(io.first_vector(t, tile_vecs) + lane_vec, fill, x);
+                         });
     allow_next_kernel();
 
     /* Per round: the prefix of the warp's earlier rounds combined with the
@@ -164,13 +168,13 @@ scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots)
         P warp_prefix = shift_up_one(inclusive, op);
         const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
-        if (tile == 0) {
+        if (io.chain_start(tile)) {
             tile_prefix = start_prefix<S, C, Exclusive>(init, prefix, op);
             /* Published even when no tile follows: every call then writes
              * word 0 of its family, which the sweep clears only in the
              * other family. */
             if (lane == 0)
-                ts.publish(0, FLAG_INCLUSIVE, op(tile_prefix, aggregate));
+                ts.publish(tile, FLAG_INCLUSIVE, op(tile_prefix, aggregate));
         } else {
             if (lane == 0)
                 ts.publish(tile, FLAG_AGGREGATE, aggregate);
@@ -184,19 +188,21 @@ scan_kernel(tile_io<S> io, wk_value init, const S *prefix, tile_slots slots)
     __syncthreads();
 
     const P warp_prefix = s_warp[warp];
-    const size_t out_first = (size_t)s_tile * tile_vecs;
+    const size_t out_first = io.first_vector(tile, tile_vecs);
+    const tile_io<S> &out = io.view(tile);
 #pragma unroll
     for (int k = 0; k < rounds; ++k)
-        io.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], op(warp_prefix, before[k]), op));
+        out.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], op(warp_prefix, before[k]), op));
 }
 
-template <class S> using scan_kernel_ptr = void (*)(tile_io<S>, wk_value, const S *, tile_slots);
+template <class S, class Map = tile_io<S>> using scan_kernel_ptr = void (*)(Map, wk_value, const S *, tile_slots);
 
 /* The kernel of one tile shape, inclusive or exclusive. */
-template <class S, class Op, int Threads, int Rounds, int MinBlocks> inline scan_kernel_ptr<S> shape_kernel(bool exclusive)
+template <class S, class Op, int Threads, int Rounds, int MinBlocks, class Map = tile_io<S>>
+inline scan_kernel_ptr<S, Map> shape_kernel(bool exclusive)
 {
-    return exclusive ? scan_kernel<S, Op, true, Threads, Rounds, MinBlocks>
-                     : scan_kernel<S, Op, false, Threads, Rounds, MinBlocks>;
+    return exclusive ? scan_kernel<S, Op, true, Threads, Rounds, MinBlocks, Map>
+                     : scan_kernel<S, Op, false, Threads, Rounds, MinBlocks, Map>;
 }
 
 } // namespace scan

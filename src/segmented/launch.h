@@ -4,6 +4,7 @@
 
 #include "board.h"
 #include "plan.h"
+#include "tiles/slots.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus
@@ -25,6 +26,7 @@ typedef struct wk_seg_launch {
     int scan;                /* 0: reduce, 1: inclusive scan, 2: exclusive     */
     wk_value init;           /* exclusive scan                                 */
     wk_seg_board *board;     /* the stream's workspace                         */
+    wk_tile_slots slots;     /* scans in tiles: the stream's tile-status words  */
     int overlap_launch;      /* programmatic stream serialization (sm_90 and up) */
     cudaStream_t stream;
 } wk_seg_launch;

@@ -5,6 +5,7 @@
 #include "launch.h"
 #include "reduce_offsets.cuh"
 #include "reduce_rows.cuh"
+#include "row_tiles.cuh"
 #include "scan_segments.cuh"
 
 #include <type_traits>
@@ -61,6 +62,7 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
         a.batches_per_claim = per > 0 ? per : 1;
         return launch_chained(offsets_reduce_kernel<R>, grid, block, 0, l->stream, pdl, a);
     }
+    default: break; /* tiles: scans only */
     }
     return cudaErrorInvalidValue;
 }
@@ -107,7 +109,7 @@ template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shap
     switch (l->plan.shape) {
     case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
     case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
-    case WK_SEG_BLOCK: return launch_chained(block_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_TILES: return launch_row_tiles<S, Op>(l, Exclusive);
     default: break;
     }
     return cudaErrorInvalidValue;

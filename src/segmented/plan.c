@@ -1,6 +1,8 @@
 /* Shape and grid choice for the segmented kernels (plan.h). */
 #include "plan.h"
 
+#include "scan/plan.h"
+
 static size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static unsigned pow2_at_most(size_t x)
@@ -77,18 +79,42 @@ int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_c
     return 0;
 }
 
-int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
+int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t elem_size, uintptr_t in_addr,
+                                int sm_count, int pipelined_ok, wk_seg_plan *plan)
 {
-    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
+    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0 ||
+        stride < size || in_addr % elem_size != 0)
         return -1;
     plan->pieces = 1;
     plan->piece_len = size;
+    plan->pipelined = 0;
     if (plan_short_rows(count, size, elem_size, sm_count, plan))
         return 0;
-    plan->shape = WK_SEG_BLOCK;
-    plan->group = WK_SEG_THREADS;
-    plan->grid = clamp_grid(count, sm_count, 8);
+    /* The device-wide scan's tiles (scan/plan.h): the pipelined ones where
+     * the device runs them (not for 2-byte elements), else the small
+     * chained ones. */
+    const size_t vec_elems = 16 / elem_size;
+    plan->shape = WK_SEG_TILES;
+    plan->group = WK_SCAN_THREADS;
+    plan->pipelined = pipelined_ok && elem_size != 2;
+    const size_t tile_vecs = (size_t)WK_SCAN_THREADS *
+                             (plan->pipelined ? WK_SCAN_PIPELINED_VECTORS : WK_SCAN_SMALL_VECTORS);
+    plan->piece_len = tile_vecs * vec_elems;
+    /* A row seen from the 16-byte boundary at or below it: every row
+     * starts at the first one's offset when the stride is whole vectors,
+     * and at any offset otherwise. */
+    const size_t offset = (stride * elem_size) % 16 == 0 ? (in_addr % 16) / elem_size : vec_elems - 1;
+    plan->pieces = div_up(div_up(offset + size, vec_elems), tile_vecs);
+    if (plan->pieces > WK_SCAN_MAX_TILES / count)
+        return -1;
+    const size_t tiles = count * plan->pieces;
+    plan->grid = plan->pipelined ? (unsigned)(tiles < (size_t)sm_count ? tiles : (size_t)sm_count) : (unsigned)tiles;
     return 0;
+}
+
+size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan)
+{
+    return plan && plan->shape == WK_SEG_TILES ? count * plan->pieces : 0;
 }
 
 unsigned wk_seg_offsets_grid(size_t count, int sm_count)

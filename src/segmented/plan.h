@@ -24,6 +24,8 @@ extern "C" {
  *             WK_SEG_GROUP_MAX_BYTES;
  *  - block:   a block per piece of a row, `pieces` pieces per row; the last
  *             block of a row to finish combines its pieces;
+ *  - tiles:   scans of longer rows: the device-wide scan's tiles, `pieces`
+ *             per row, chained by look-back within each row (row_tiles.cuh);
  *  - offsets: the offsets layout, whose lengths only the device knows: a warp
  *             per 32 segments, each segment taken by one lane, by the whole
  *             warp, or split into pieces over many warps, by its length. */
@@ -31,15 +33,17 @@ typedef enum wk_seg_shape {
     WK_SEG_TINY = 0,
     WK_SEG_GROUP = 1,
     WK_SEG_BLOCK = 2,
-    WK_SEG_OFFSETS = 3
+    WK_SEG_OFFSETS = 3,
+    WK_SEG_TILES = 4
 } wk_seg_shape;
 
 typedef struct wk_seg_plan {
     wk_seg_shape shape;
     unsigned group;     /* group: lanes per row                        */
     unsigned grid;      /* blocks                                      */
-    size_t pieces;      /* block: pieces per row (1: a block per row)  */
-    size_t piece_len;   /* block: elements per piece                   */
+    size_t pieces;      /* block: pieces per row (1: a block per row); tiles: tiles per row */
+    size_t piece_len;   /* block: elements per piece; tiles: elements per tile */
+    int pipelined;      /* tiles: the pipelined kernel, else the chained small tiles */
 } wk_seg_plan;
 
 /* Segments the device-side board of the split shapes can follow at once,
@@ -53,9 +57,16 @@ typedef struct wk_seg_plan {
  * -1 for bad arguments. */
 int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan);
 
-/* Plans the segmented scan of the same (shapes tiny, group or block; a scan
- * never splits a row: its pieces would wait on each other). */
-int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan);
+/* Plans the segmented scan of `count` rows of `size` elements, `stride`
+ * apart, the first at in_addr: shapes tiny and group as for the reduce,
+ * and longer rows in tiles (pipelined where pipelined_ok, as
+ * wk_pipelined_ok says for the device-wide scan). Returns 0, or -1 for bad
+ * arguments or more tiles than a scan may have. */
+int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t elem_size, uintptr_t in_addr,
+                                int sm_count, int pipelined_ok, wk_seg_plan *plan);
+
+/* Tiles of a plan: count * pieces for the tiles shape, else 0. */
+size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan);
 
 /* The persistent grid of the offsets shape. */
 unsigned wk_seg_offsets_grid(size_t count, int sm_count);

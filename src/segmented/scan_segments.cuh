@@ -1,6 +1,7 @@
 /* The segmented scans: every segment scanned on its own, by a thread (rows
- * of at most 32 bytes), a warp, or a block (rows longer than a group row),
- * carrying the running prefix from one chunk of the segment to the next.
+ * of at most 32 bytes) or a warp (rows up to a group row), carrying the
+ * running prefix from one chunk of the segment to the next; longer rows
+ * take the device-wide scan's tiles (row_tiles.cuh).
  * The offsets layout takes batches of 32 segments per warp: a segment of a
  * few elements is scanned by its own lane, any other by the whole warp. */
 #ifndef WARPKIT_SEGMENTED_SCAN_SEGMENTS_CUH
@@ -13,7 +14,6 @@
 #include "reduce_offsets.cuh"
 #include "scan/carried_value.cuh"
 #include "scan/scan_kernel.cuh"
-#include "warpkit/block.cuh"
 
 namespace wk {
 namespace seg {
@@ -23,7 +23,7 @@ using scan::neutral;
 using scan::vector_outputs;
 using scan::vector_total;
 
-/* The lanes that scan one segment together: a warp, or a whole block. */
+/* The lanes that scan one segment together: a warp. */
 struct warp_team {
     __device__ unsigned rank() const { return lane_id(); }
     __device__ unsigned size() const { return 32; }
@@ -33,18 +33,6 @@ struct warp_team {
         const P inclusive = warp_inclusive_scan(v, op);
         total = shfl(full_mask, inclusive, 31);
         return shfl_up(full_mask, inclusive, 1); /* lane 0's is not used */
-    }
-};
-
-template <class P> struct block_team {
-    P *scratch;
-    __device__ unsigned rank() const { return threadIdx.x; }
-    __device__ unsigned size() const { return blockDim.x; }
-    template <class Op> __device__ P exclusive(P v, Op op, P &total) const
-    {
-        const P before = block_exclusive_scan(v, op, scratch, &total);
-        __syncthreads(); /* the scratch is used again by the next chunk */
-        return before;
     }
 };
 
@@ -181,23 +169,6 @@ __global__ void __launch_bounds__(WK_SEG_THREADS) warp_scan_kernel(const S *in, 
     const warp_team team;
     const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
     for (size_t row = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; row < a.count; row += warps) {
-        const long long begin = (long long)(row * a.stride);
-        scan_range<Exclusive>(team, in, out, begin, begin + (long long)a.size, scan_start<S, Op, Exclusive>(a.init, op),
-                              op);
-    }
-}
-
-/* A block per row. */
-template <class S, class Op, bool Exclusive>
-__global__ void __launch_bounds__(WK_SEG_THREADS) block_scan_kernel(const S *in, S *out, scan_rows_args a)
-{
-    using P = typename carried<S, Op>::type;
-    __shared__ P scratch[block_scratch_size];
-    wait_for_previous_kernel();
-    allow_next_kernel();
-    const Op op;
-    const block_team<P> team{scratch};
-    for (size_t row = blockIdx.x; row < a.count; row += gridDim.x) {
         const long long begin = (long long)(row * a.stride);
         scan_range<Exclusive>(team, in, out, begin, begin + (long long)a.size, scan_start<S, Op, Exclusive>(a.init, op),
                               op);

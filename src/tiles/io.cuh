@@ -13,7 +13,14 @@ namespace wk {
 namespace tiles {
 
 /* Where a launch reads and writes, seen from the 16-byte boundary below
- * d_in: element e of the virtual array is d_in[e - offset]. */
+ * d_in: element e of the virtual array is d_in[e - offset].
+ *
+ * The kernels reach their data through a tile map: view(tile) is the
+ * tile_io a tile lies in, first_vector(tile, tile_vecs) the tile's first
+ * vector there, and chain_start(tile) whether the tile begins a chain of
+ * prefixes (it looks back no further). A tile_io is the map of one chain
+ * over the whole input; the segmented scan's rows (segmented/row_tiles.cuh)
+ * are one chain per row. */
 template <class S> struct tile_io {
     const S *in;      /* d_in - offset; only [offset, offset + n) is touched */
     S *out;           /* d_out - offset, likewise                            */
@@ -77,6 +84,11 @@ template <class S> struct tile_io {
             v.e[e] = (e0 + e >= first && e0 + e < end) ? in[e0 + e] : fill;
         return v;
     }
+
+    /* As a tile map (below): the whole input is one chain of tiles. */
+    __device__ const tile_io &view(unsigned long long) const { return *this; }
+    __device__ size_t first_vector(unsigned long long tile, size_t tile_vecs) const { return (size_t)tile * tile_vecs; }
+    __device__ bool chain_start(unsigned long long tile) const { return tile == 0; }
 
     __device__ void store(size_t q, const vec<S> &v) const
     {

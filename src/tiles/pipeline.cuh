@@ -66,7 +66,7 @@ template <class S> struct pipeline_view {
      * Returns the call's stamp (0 when it claims nothing), which only
      * start() keeps: a later refill may run while the look-back warp still
      * reads it. */
-    __device__ unsigned long long refill(int b, const tile_io<S> &io) const
+    template <class Map> __device__ unsigned long long refill(int b, const Map &map) const
     {
         tile_pipeline &p = *state;
         unsigned long long stamp = 0;
@@ -77,7 +77,8 @@ template <class S> struct pipeline_view {
             p.claims_done = true;
             return stamp;
         }
-        const size_t first = (size_t)t * tile_vecs;
+        const size_t first = map.first_vector(t, tile_vecs);
+        const tile_io<S> &io = map.view(t);
         if (bulk_copy_ok && io.whole(first, first + tile_vecs - 1)) {
             bulk_copy_start(data(b), io.in + first * vec<S>::size, tile_vecs * 16u, &p.copied[b]);
             p.wait[b] = (int)(p.copies[b]++ & 1u);
@@ -90,7 +91,7 @@ template <class S> struct pipeline_view {
     /* Thread 0 only, before the block's first barrier: sets the barriers up
      * and claims a tile for every buffer (the first claim is always made,
      * and gives the stamp). */
-    __device__ void start(const tile_io<S> &io) const
+    template <class Map> __device__ void start(const Map &map) const
     {
         tile_pipeline &p = *state;
         p.claims_done = false;
@@ -98,9 +99,9 @@ template <class S> struct pipeline_view {
             bulk_barrier_init(&p.copied[b]);
             p.copies[b] = 0;
         }
-        p.stamp = refill(0, io);
+        p.stamp = refill(0, map);
         for (int b = 1; b < pipeline_buffers; ++b)
-            refill(b, io);
+            refill(b, map);
     }
 
     /* The compute threads, each with its vectors q0, q0 + 32, ... of the
@@ -108,7 +109,8 @@ template <class S> struct pipeline_view {
      * where no bulk copy brings them (elements outside the data read as
      * `fill`). Only the thread's own vectors are sure to be there unless
      * the compute threads meet at a barrier after this. */
-    template <int Vectors> __device__ const vec<S> *wait_for(int b, unsigned q0, const tile_io<S> &io, S fill) const
+    template <int Vectors, class Map>
+    __device__ const vec<S> *wait_for(int b, unsigned q0, const Map &map, S fill) const
     {
         tile_pipeline &p = *state;
         vec<S> *const d = data(b);
@@ -116,7 +118,9 @@ template <class S> struct pipeline_view {
         if (phase >= 0) {
             bulk_copy_wait(&p.copied[b], (unsigned)phase);
         } else {
-            const size_t first = (size_t)p.tile[b] * tile_vecs;
+            const unsigned long long t = p.tile[b];
+            const size_t first = map.first_vector(t, tile_vecs);
+            const tile_io<S> &io = map.view(t);
 #pragma unroll
             for (int v = 0; v < Vectors; ++v)
                 d[q0 + 32 * v] = io.load(first + q0 + 32 * v, fill);

@@ -1,7 +1,9 @@
 /* CPU test of the segmented planner: each row length gets the shape its
  * size calls for, groups are powers of two of at most a warp, a split row's
- * pieces cover it in whole vectors and fit the board, grids stay within the
- * device, and the depth bound covers every shape's longest chain. */
+ * pieces cover it in whole vectors and fit the board, a scan's tiles cover
+ * every row at any alignment and stride, grids stay within the device, and
+ * the depth bound covers every shape's longest chain. */
+#include "scan/plan.h"
 #include "segmented/plan.h"
 #include "test_util.h"
 
@@ -17,6 +19,12 @@ static size_t chain(const wk_seg_plan *p, size_t len, size_t elem)
     case WK_SEG_TINY: return len;
     case WK_SEG_GROUP: return div_up(len, p->group) + 2 * vec + 5;
     case WK_SEG_BLOCK: return div_up(p->piece_len, WK_SEG_THREADS) + 2 * vec + 8 + div_up(p->pieces, WK_SEG_THREADS) + 8;
+    case WK_SEG_TILES: {
+        /* The device-wide scan's count (scan/plan.c): one per tile before,
+         * and the vector, warp and block scans of two passes. */
+        size_t vectors = p->piece_len / ((size_t)WK_SCAN_THREADS * vec);
+        return p->pieces + 2 * (vec + 5 + vectors + 5) + 5 + vec;
+    }
     default: return 0;
     }
 }
@@ -47,6 +55,50 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
     return 1;
 }
 
+/* The scan of `count` rows of `size` elements `stride` apart from in_addr:
+ * short rows as the reduce plans them, longer ones in tiles that cover
+ * each row from the 16-byte boundary below it. */
+static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem, uintptr_t in_addr, int sms,
+                           int pipelined_ok, char *why, size_t n)
+{
+    wk_seg_plan p, r;
+    if (wk_plan_segmented_scan_rows(count, size, stride, elem, in_addr, sms, pipelined_ok, &p) != 0)
+        return snprintf(why, n, "planning failed"), 0;
+    wk_plan_segmented_rows(count, size, elem, sms, &r);
+    if (r.shape != WK_SEG_BLOCK) {
+        if (p.shape != r.shape || p.group != r.group || p.grid != r.grid)
+            return snprintf(why, n, "short rows planned as shape %d group %u, the reduce's %d %u", (int)p.shape,
+                            p.group, (int)r.shape, r.group), 0;
+        return wk_seg_plan_tiles(count, &p) == 0 ? 1 : (snprintf(why, n, "short rows have tiles"), 0);
+    }
+    if (p.shape != WK_SEG_TILES)
+        return snprintf(why, n, "shape %d, want tiles", (int)p.shape), 0;
+    if (p.pipelined != (pipelined_ok && elem != 2))
+        return snprintf(why, n, "pipelined %d", p.pipelined), 0;
+    size_t vec = 16 / elem, want_len = (size_t)WK_SCAN_THREADS * vec *
+                                       (p.pipelined ? WK_SCAN_PIPELINED_VECTORS : WK_SCAN_SMALL_VECTORS);
+    if (p.piece_len != want_len)
+        return snprintf(why, n, "tiles of %zu elements, want %zu", p.piece_len, want_len), 0;
+    /* Every row's offset from the boundary below it. */
+    for (size_t row = 0; row < count && row < 64; ++row) {
+        size_t offset = ((in_addr + row * stride * elem) % 16) / elem;
+        size_t vectors = div_up(offset + size, vec);
+        if (p.pieces * (p.piece_len / vec) < vectors)
+            return snprintf(why, n, "row %zu: %zu tiles do not cover %zu vectors", row, p.pieces, vectors), 0;
+    }
+    if (p.pieces > div_up(size + vec - 1, p.piece_len) + 1)
+        return snprintf(why, n, "%zu tiles per row for %zu elements", p.pieces, size), 0;
+    size_t tiles = wk_seg_plan_tiles(count, &p);
+    if (tiles != count * p.pieces)
+        return snprintf(why, n, "tiles %zu", tiles), 0;
+    size_t want_grid = p.pipelined ? (tiles < (size_t)sms ? tiles : (size_t)sms) : tiles;
+    if (p.grid != want_grid)
+        return snprintf(why, n, "grid %u, want %zu", p.grid, want_grid), 0;
+    if (chain(&p, size, elem) > wk_seg_depth_bound(size))
+        return snprintf(why, n, "chain %zu over the bound %zu", chain(&p, size, elem), wk_seg_depth_bound(size)), 0;
+    return 1;
+}
+
 int main(void)
 {
     wk_tally t = {0, 0};
@@ -66,6 +118,22 @@ int main(void)
                     wk_expect(&t, ok, label);
                 }
 
+    const size_t scan_sizes[] = {1, 8, 33, 16384, 16385, 40000, 1000000, (size_t)1 << 20};
+    const size_t scan_counts[] = {1, 3, 256, 4096};
+    for (size_t e = 0; e < 3; ++e)
+        for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; ++s)
+            for (size_t c = 0; c < sizeof scan_counts / sizeof scan_counts[0]; ++c)
+                for (int pad = 0; pad < 3; ++pad)
+                    for (int pipe = 0; pipe < 2; ++pipe) {
+                        size_t stride = scan_sizes[s] + (size_t)pad;
+                        uintptr_t addr = (uintptr_t)4096 + (uintptr_t)(pad * 2) * elems[e];
+                        int ok = check_scan_rows(scan_counts[c], scan_sizes[s], stride, elems[e], addr, 132, pipe, why,
+                                                 sizeof why);
+                        snprintf(label, sizeof label, "scan: elem %zu size %zu stride %zu count %zu pipelined %d: %s",
+                                 elems[e], scan_sizes[s], stride, scan_counts[c], pipe, why);
+                        wk_expect(&t, ok, label);
+                    }
+
     wk_seg_plan p;
     wk_expect(&t, wk_plan_segmented_rows(0, 10, 4, 132, &p) == -1, "no rows: nothing to plan");
     wk_expect(&t, wk_plan_segmented_rows(10, 10, 3, 132, &p) == -1, "an odd element size is refused");
@@ -77,8 +145,12 @@ int main(void)
     wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == 32, "rows of 64 KiB take a warp each");
     wk_plan_segmented_rows((size_t)1 << 26, 32, 4, 132, &p);
     wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == 2, "rows of 32 floats take two lanes each");
-    wk_plan_segmented_scan_rows(256, (size_t)1 << 20, 4, 132, &p);
-    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 1, "a scan never splits a row");
+    wk_plan_segmented_scan_rows(256, (size_t)1 << 20, (size_t)1 << 20, 4, 0, 132, 1, &p);
+    wk_expect(&t, p.shape == WK_SEG_TILES && p.pipelined && p.pieces == 64,
+              "rows of 2^20 floats are scanned in 64 pipelined tiles each");
+    wk_expect(&t, wk_plan_segmented_scan_rows(4, 100, 99, 4, 0, 132, 1, &p) == -1, "a stride below the size is refused");
+    wk_expect(&t, wk_plan_segmented_scan_rows((size_t)1 << 40, 20000, 20000, 4, 0, 132, 1, &p) == -1,
+              "more tiles than a scan may have are refused");
     wk_expect(&t, wk_seg_offsets_grid(1, 132) == 1, "one segment: one block");
     wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
               "many segments fill the device");
