@@ -36,11 +36,12 @@ typedef struct wk_seg_board {
     long long begin[WK_SEG_LIST_CAPACITY];             /* and its clamped range    */
     long long end[WK_SEG_LIST_CAPACITY];
     unsigned first_piece[WK_SEG_LIST_CAPACITY + 1];    /* its pieces' numbers      */
-    unsigned done[WK_SEG_LIST_CAPACITY];               /* pieces finished, per segment */
+    unsigned done[WK_SEG_SPLIT_ROWS];                  /* pieces finished, per segment */
 } wk_seg_board;
 
 #ifdef __cplusplus
 }
+static_assert(WK_SEG_SPLIT_ROWS >= WK_SEG_LIST_CAPACITY, "every listed segment has a counter");
 static_assert(sizeof(wk_seg_counters) == 64, "the partials start 16-byte aligned");
 static_assert(offsetof(wk_seg_board, partials) % 16 == 0, "the partials start 16-byte aligned");
 #endif

@@ -21,15 +21,26 @@ static unsigned clamp_grid(size_t want, int sm_count, unsigned per_sm)
     return (unsigned)(want < cap ? want : cap);
 }
 
-/* Tiny and group shapes; returns 0 when the row is too long for them. */
-static int plan_short_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
+/* A grid that covers `want` blocks' work once (the reduce's). */
+static unsigned whole_grid(size_t want)
+{
+    if (want < 1)
+        want = 1;
+    return (unsigned)(want < WK_SEG_GRID_MAX ? want : WK_SEG_GRID_MAX);
+}
+
+/* Tiny and group shapes, the grid covering the rows once when `once`, else
+ * a persistent grid (the scan's); returns 0 when the row is too long for
+ * them. */
+static int plan_short_rows(size_t count, size_t size, size_t elem_size, int sm_count, int once, wk_seg_plan *plan)
 {
     const size_t bytes = size * elem_size;
     const size_t vec_elems = 16 / elem_size;
     if (bytes <= 32) {
         plan->shape = WK_SEG_TINY;
         plan->group = 1;
-        plan->grid = clamp_grid(div_up(count, (size_t)WK_SEG_THREADS * WK_SEG_TINY_ROWS), sm_count, 8);
+        const size_t blocks = div_up(count, (size_t)WK_SEG_THREADS * WK_SEG_TINY_ROWS);
+        plan->grid = once ? whole_grid(blocks) : clamp_grid(blocks, sm_count, 8);
         return 1;
     }
     if (bytes <= WK_SEG_GROUP_MAX_BYTES) {
@@ -37,12 +48,24 @@ static int plan_short_rows(size_t count, size_t size, size_t elem_size, int sm_c
          * short rows still fill whole warps. */
         size_t vectors = div_up(size, vec_elems);
         unsigned g = pow2_at_most(vectors / WK_SEG_UNROLL);
+        /* The reduce's grid that covers the rows once streams faster with
+         * half warps than with whole ones on long rows (docs/segmented.md). */
+        if (once && g > WK_SEG_GROUP_ONCE_MAX)
+            g = WK_SEG_GROUP_ONCE_MAX;
         plan->shape = WK_SEG_GROUP;
         plan->group = g < 2 ? 2 : g;
-        plan->grid = clamp_grid(div_up(count, WK_SEG_THREADS / plan->group), sm_count, 8);
+        const size_t blocks = div_up(count, WK_SEG_THREADS / plan->group);
+        plan->grid = once ? whole_grid(blocks) : clamp_grid(blocks, sm_count, 8);
         return 1;
     }
     return 0;
+}
+
+/* Whether the board holds the pieces of `count` rows of `bytes` bytes cut
+ * into pieces of WK_SEG_PIECE_BYTES. */
+static int board_splits(size_t count, size_t bytes)
+{
+    return count <= WK_SEG_SPLIT_ROWS && div_up(bytes, WK_SEG_PIECE_BYTES) <= WK_SEG_PIECE_CAPACITY / count;
 }
 
 int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
@@ -51,31 +74,28 @@ int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_c
         return -1;
     plan->pieces = 1;
     plan->piece_len = size;
-    if (plan_short_rows(count, size, elem_size, sm_count, plan))
+    plan->pipelined = 0;
+    const size_t bytes = size * elem_size;
+    /* Rows longer than a piece are cut into pieces of a block each where
+     * the board holds them; rows up to a group row are otherwise taken by
+     * groups. */
+    if ((bytes <= WK_SEG_PIECE_BYTES || !board_splits(count, bytes)) &&
+        plan_short_rows(count, size, elem_size, sm_count, 1, plan))
         return 0;
-    /* Long rows: a block per row, or pieces of rows when there are too few
-     * rows to fill the GPU twice over. */
     plan->shape = WK_SEG_BLOCK;
     plan->group = WK_SEG_THREADS;
-    const size_t blocks = (size_t)sm_count * WK_SEG_BLOCKS_PER_SM;
     size_t pieces = 1;
-    if (count < 2 * blocks && count <= WK_SEG_LIST_CAPACITY) {
-        size_t min_piece = WK_SEG_PIECE_MIN_BYTES / elem_size;
-        size_t want = div_up(2 * blocks, count);
-        size_t most = div_up(size, min_piece);
-        size_t room = WK_SEG_PIECE_TARGET / count;
-        pieces = want < most ? want : most;
-        if (pieces > room)
-            pieces = room;
-        if (pieces < 1)
-            pieces = 1;
+    if (count <= WK_SEG_SPLIT_ROWS) {
+        pieces = div_up(bytes, WK_SEG_PIECE_BYTES);
+        if (pieces > WK_SEG_PIECE_CAPACITY / count)
+            pieces = WK_SEG_PIECE_CAPACITY / count; /* longer pieces; at least one */
     }
     /* Pieces of whole 16-byte vectors keep every piece's loads aligned
      * alike. */
     size_t vec_elems = 16 / elem_size;
     plan->piece_len = div_up(div_up(size, pieces), vec_elems) * vec_elems;
     plan->pieces = div_up(size, plan->piece_len);
-    plan->grid = clamp_grid(count * plan->pieces, sm_count, WK_SEG_BLOCKS_PER_SM);
+    plan->grid = whole_grid(count * plan->pieces);
     return 0;
 }
 
@@ -88,7 +108,7 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
     plan->pieces = 1;
     plan->piece_len = size;
     plan->pipelined = 0;
-    if (plan_short_rows(count, size, elem_size, sm_count, plan))
+    if (plan_short_rows(count, size, elem_size, sm_count, 0, plan))
         return 0;
     /* The device-wide scan's tiles (scan/plan.h): the pipelined ones where
      * the device runs them (not for 2-byte elements), else the small

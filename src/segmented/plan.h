@@ -16,19 +16,26 @@ extern "C" {
 #define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
-#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* shortest piece of a split segment  */
+#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets: shortest piece of a split segment */
+#define WK_SEG_PIECE_BYTES (16u << 10)     /* rows: a piece, one round of a block's loads */
+#define WK_SEG_GRID_MAX (1u << 30)         /* blocks of one launch; the kernels loop past it */
+#define WK_SEG_GROUP_ONCE_MAX 16           /* the reduce's largest group                  */
 
 /* The shapes, by segment length (rows and uniform layouts):
  *  - tiny:    a thread per row, rows of at most 32 bytes;
  *  - group:   `group` lanes per row (2 to 32, a warp at most), rows up to
- *             WK_SEG_GROUP_MAX_BYTES;
+ *             WK_SEG_PIECE_BYTES, and up to WK_SEG_GROUP_MAX_BYTES when
+ *             there are too many rows for the board to split;
  *  - block:   a block per piece of a row, `pieces` pieces per row; the last
  *             block of a row to finish combines its pieces;
  *  - tiles:   scans of longer rows: the device-wide scan's tiles, `pieces`
  *             per row, chained by look-back within each row (row_tiles.cuh);
  *  - offsets: the offsets layout, whose lengths only the device knows: a warp
  *             per 32 segments, each segment taken by one lane, by the whole
- *             warp, or split into pieces over many warps, by its length. */
+ *             warp, or split into pieces over many warps, by its length.
+ * The reduce's grids cover the work once, a few kilobytes per block: blocks
+ * that start in order read the input as a moving window, which streams
+ * faster than a persistent grid (docs/segmented.md). */
 typedef enum wk_seg_shape {
     WK_SEG_TINY = 0,
     WK_SEG_GROUP = 1,
@@ -46,11 +53,12 @@ typedef struct wk_seg_plan {
     int pipelined;      /* tiles: the pipelined kernel, else the chained small tiles */
 } wk_seg_plan;
 
-/* Segments the device-side board of the split shapes can follow at once,
- * and the pieces it keeps partials for. */
+/* Segments the device-side board of the split shapes can follow at once
+ * (listed offsets segments; split rows), and the pieces it keeps partials
+ * for. */
 #define WK_SEG_LIST_CAPACITY 2048
-#define WK_SEG_PIECE_CAPACITY 10240
-#define WK_SEG_PIECE_TARGET 8192 /* pieces the split aims for; the rest is room */
+#define WK_SEG_SPLIT_ROWS 32768
+#define WK_SEG_PIECE_CAPACITY 65536
 
 /* Plans the reduce of `count` rows of `size` elements of elem_size bytes
  * (uniform and rows layouts) on a device with sm_count SMs. Returns 0, or

@@ -35,20 +35,35 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
     if (wk_plan_segmented_rows(count, size, elem, sms, &p) != 0)
         return snprintf(why, n, "planning failed"), 0;
     size_t bytes = size * elem;
-    wk_seg_shape want = bytes <= 32 ? WK_SEG_TINY : bytes <= WK_SEG_GROUP_MAX_BYTES ? WK_SEG_GROUP : WK_SEG_BLOCK;
+    /* Rows of a piece or less take lanes; longer ones are split where the
+     * board holds their pieces, and rows up to a group row that it does not
+     * hold take lanes too. */
+    int splits = count <= WK_SEG_SPLIT_ROWS && count * div_up(bytes, WK_SEG_PIECE_BYTES) <= WK_SEG_PIECE_CAPACITY;
+    wk_seg_shape want = bytes <= 32                                                ? WK_SEG_TINY
+                        : bytes <= WK_SEG_PIECE_BYTES                              ? WK_SEG_GROUP
+                        : bytes <= WK_SEG_GROUP_MAX_BYTES && !splits ? WK_SEG_GROUP
+                                                                     : WK_SEG_BLOCK;
     if (p.shape != want)
         return snprintf(why, n, "shape %d, want %d", (int)p.shape, (int)want), 0;
-    if (p.shape == WK_SEG_GROUP && (p.group < 2 || p.group > 32 || (p.group & (p.group - 1)) != 0))
+    if (p.shape == WK_SEG_GROUP && (p.group < 2 || p.group > WK_SEG_GROUP_ONCE_MAX || (p.group & (p.group - 1)) != 0))
         return snprintf(why, n, "group %u", p.group), 0;
-    if (p.grid < 1 || p.grid > (unsigned)sms * 8)
-        return snprintf(why, n, "grid %u", p.grid), 0;
+    /* The grid covers the work once: every block has some, up to the cap. */
+    size_t work = p.shape == WK_SEG_TINY    ? div_up(count, (size_t)WK_SEG_THREADS * WK_SEG_TINY_ROWS)
+                  : p.shape == WK_SEG_GROUP ? div_up(count, WK_SEG_THREADS / p.group)
+                                            : count * p.pieces;
+    size_t want_grid = work < WK_SEG_GRID_MAX ? work : WK_SEG_GRID_MAX;
+    if (p.grid != want_grid)
+        return snprintf(why, n, "grid %u, want %zu", p.grid, want_grid), 0;
     if (p.shape == WK_SEG_BLOCK) {
         if (p.pieces < 1 || p.piece_len * p.pieces < size || p.piece_len * (p.pieces - 1) >= size)
             return snprintf(why, n, "%zu pieces of %zu do not cover %zu", p.pieces, p.piece_len, size), 0;
         if ((p.piece_len * elem) % 16 != 0)
             return snprintf(why, n, "pieces are not whole vectors"), 0;
-        if (p.pieces > 1 && (count > WK_SEG_LIST_CAPACITY || count * p.pieces > WK_SEG_PIECE_CAPACITY))
+        if (p.pieces > 1 && (count > WK_SEG_SPLIT_ROWS || count * p.pieces > WK_SEG_PIECE_CAPACITY))
             return snprintf(why, n, "pieces do not fit the board"), 0;
+        if (splits && div_up(bytes, p.pieces) > WK_SEG_PIECE_BYTES + 16)
+            return snprintf(why, n, "pieces of %zu bytes where the board holds %u-byte ones",
+                            div_up(bytes, p.pieces), WK_SEG_PIECE_BYTES), 0;
     }
     if (chain(&p, size, elem) > wk_seg_depth_bound(size))
         return snprintf(why, n, "chain %zu over the bound %zu", chain(&p, size, elem), wk_seg_depth_bound(size)), 0;
@@ -61,14 +76,15 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
 static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem, uintptr_t in_addr, int sms,
                            int pipelined_ok, char *why, size_t n)
 {
-    wk_seg_plan p, r;
+    wk_seg_plan p;
     if (wk_plan_segmented_scan_rows(count, size, stride, elem, in_addr, sms, pipelined_ok, &p) != 0)
         return snprintf(why, n, "planning failed"), 0;
-    wk_plan_segmented_rows(count, size, elem, sms, &r);
-    if (r.shape != WK_SEG_BLOCK) {
-        if (p.shape != r.shape || p.group != r.group || p.grid != r.grid)
-            return snprintf(why, n, "short rows planned as shape %d group %u, the reduce's %d %u", (int)p.shape,
-                            p.group, (int)r.shape, r.group), 0;
+    size_t bytes = size * elem;
+    if (bytes <= WK_SEG_GROUP_MAX_BYTES) {
+        if (p.shape != (bytes <= 32 ? WK_SEG_TINY : WK_SEG_GROUP))
+            return snprintf(why, n, "short rows planned as shape %d", (int)p.shape), 0;
+        if (p.grid < 1 || p.grid > (unsigned)sms * 8)
+            return snprintf(why, n, "grid %u", p.grid), 0;
         return wk_seg_plan_tiles(count, &p) == 0 ? 1 : (snprintf(why, n, "short rows have tiles"), 0);
     }
     if (p.shape != WK_SEG_TILES)
@@ -140,9 +156,13 @@ int main(void)
     wk_expect(&t, wk_plan_segmented_rows(10, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
     wk_plan_segmented_rows(256, (size_t)1 << 20, 4, 132, &p);
-    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces > 1, "few long rows are split over several blocks");
+    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 256 && p.grid == 256 * 256,
+              "rows of 4 MiB are cut into 16 KiB pieces, a block each");
     wk_plan_segmented_rows((size_t)1 << 14, (size_t)1 << 14, 4, 132, &p);
-    wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == 32, "rows of 64 KiB take a warp each");
+    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 4, "2^14 rows of 64 KiB: four pieces each");
+    wk_plan_segmented_rows((size_t)1 << 16, (size_t)1 << 14, 4, 132, &p);
+    wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == WK_SEG_GROUP_ONCE_MAX,
+              "rows of 64 KiB beyond the board take a half warp each");
     wk_plan_segmented_rows((size_t)1 << 26, 32, 4, 132, &p);
     wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == 2, "rows of 32 floats take two lanes each");
     wk_plan_segmented_scan_rows(256, (size_t)1 << 20, (size_t)1 << 20, 4, 0, 132, 1, &p);
