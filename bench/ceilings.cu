@@ -1,8 +1,9 @@
 /* The memory-bandwidth ceilings that benchmark results are reported against.
  *
  * The read ceiling is the best of several streaming-read kernels (16-byte
- * loads, 2 to 8 in flight per thread, a few grid sizes): a single naive
- * kernel undercounts what the memory system delivers. The copy ceiling is a
+ * loads, 2 to 8 in flight per thread, a few persistent grid sizes, and
+ * grids of one 16 or 32 KiB tile per block): a single naive kernel
+ * undercounts what the memory system delivers. The copy ceiling is a
  * device-to-device cudaMemcpyAsync, counting bytes read plus bytes written. */
 #include "bench.h"
 #include "timing.cuh"
@@ -35,6 +36,39 @@ __global__ void __launch_bounds__(256) read_stream(const uint4 *__restrict__ p, 
     }
     if (x == key)
         *sink = x;
+}
+
+/* Reads every 16-byte vector once, a tile of Vectors vectors per thread per
+ * block and a grid that covers the input once: blocks that start in order
+ * read it as a moving window, which streams faster on some GPUs than the
+ * grid-stride loop above. */
+template <int Vectors>
+__global__ void __launch_bounds__(256) read_tiles(const uint4 *__restrict__ p, size_t nvec, unsigned key,
+                                                  unsigned *sink)
+{
+    const size_t first = (size_t)blockIdx.x * blockDim.x * Vectors + threadIdx.x;
+    uint4 v[Vectors];
+#pragma unroll
+    for (int u = 0; u < Vectors; ++u)
+        v[u] = first + u * blockDim.x < nvec ? __ldg(p + first + u * blockDim.x) : make_uint4(0, 0, 0, 0);
+    unsigned x = 0;
+#pragma unroll
+    for (int u = 0; u < Vectors; ++u)
+        x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    if (x == key)
+        *sink = x;
+}
+
+template <int Vectors> double tiles_read_gbs(const uint4 *buf, size_t nvec, unsigned *sink, cudaStream_t s)
+{
+    const unsigned grid = (unsigned)((nvec + 256 * Vectors - 1) / (256 * Vectors));
+    double us = wk::bench::median_us(
+        [&](long long) {
+            read_tiles<Vectors><<<grid, 256, 0, s>>>(buf, nvec, 0xdeadbeefu, sink);
+            return cudaGetLastError() == cudaSuccess;
+        },
+        7, s);
+    return nvec * 16.0 / (us * 1e3);
 }
 
 __global__ void fill_pattern(uint4 *p, size_t nvec)
@@ -78,7 +112,8 @@ extern "C" int wk_measure_ceilings(wk_ceilings *out)
     WK_BENCH_CHECK(cudaGetLastError());
 
     out->read_gbs = std::max({best_read_gbs<2>(buf, nvec, sink, sms, s), best_read_gbs<4>(buf, nvec, sink, sms, s),
-                              best_read_gbs<8>(buf, nvec, sink, sms, s)});
+                              best_read_gbs<8>(buf, nvec, sink, sms, s), tiles_read_gbs<4>(buf, nvec, sink, s),
+                              tiles_read_gbs<8>(buf, nvec, sink, s)});
 
     size_t half = ceiling_bytes / 2;
     char *base = reinterpret_cast<char *>(buf);
