@@ -76,10 +76,10 @@ int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_c
     plan->piece_len = size;
     plan->pipelined = 0;
     const size_t bytes = size * elem_size;
-    /* Rows longer than a piece are cut into pieces of a block each where
-     * the board holds them; rows up to a group row are otherwise taken by
-     * groups. */
-    if ((bytes <= WK_SEG_PIECE_BYTES || !board_splits(count, bytes)) &&
+    /* Rows longer than WK_SEG_BLOCK_FROM_BYTES are cut into pieces of a
+     * block each where the board holds them; rows up to a group row are
+     * otherwise taken by groups. */
+    if ((bytes <= WK_SEG_BLOCK_FROM_BYTES || !board_splits(count, bytes)) &&
         plan_short_rows(count, size, elem_size, sm_count, 1, plan))
         return 0;
     plan->shape = WK_SEG_BLOCK;

@@ -17,14 +17,15 @@ extern "C" {
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
 #define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets: shortest piece of a split segment */
-#define WK_SEG_PIECE_BYTES (16u << 10)     /* rows: a piece, one round of a block's loads */
+#define WK_SEG_BLOCK_FROM_BYTES (16u << 10) /* rows: longer ones are cut into pieces */
+#define WK_SEG_PIECE_BYTES (32u << 10)     /* rows: a piece, a block's work            */
 #define WK_SEG_GRID_MAX (1u << 30)         /* blocks of one launch; the kernels loop past it */
 #define WK_SEG_GROUP_ONCE_MAX 16           /* the reduce's largest group                  */
 
 /* The shapes, by segment length (rows and uniform layouts):
  *  - tiny:    a thread per row, rows of at most 32 bytes;
  *  - group:   `group` lanes per row (2 to 32, a warp at most), rows up to
- *             WK_SEG_PIECE_BYTES, and up to WK_SEG_GROUP_MAX_BYTES when
+ *             WK_SEG_BLOCK_FROM_BYTES, and up to WK_SEG_GROUP_MAX_BYTES when
  *             there are too many rows for the board to split;
  *  - block:   a block per piece of a row, `pieces` pieces per row; the last
  *             block of a row to finish combines its pieces;

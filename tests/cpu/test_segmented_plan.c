@@ -40,7 +40,7 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
      * hold take lanes too. */
     int splits = count <= WK_SEG_SPLIT_ROWS && count * div_up(bytes, WK_SEG_PIECE_BYTES) <= WK_SEG_PIECE_CAPACITY;
     wk_seg_shape want = bytes <= 32                                                ? WK_SEG_TINY
-                        : bytes <= WK_SEG_PIECE_BYTES                              ? WK_SEG_GROUP
+                        : bytes <= WK_SEG_BLOCK_FROM_BYTES                         ? WK_SEG_GROUP
                         : bytes <= WK_SEG_GROUP_MAX_BYTES && !splits ? WK_SEG_GROUP
                                                                      : WK_SEG_BLOCK;
     if (p.shape != want)
@@ -156,10 +156,12 @@ int main(void)
     wk_expect(&t, wk_plan_segmented_rows(10, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
     wk_plan_segmented_rows(256, (size_t)1 << 20, 4, 132, &p);
-    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 256 && p.grid == 256 * 256,
-              "rows of 4 MiB are cut into 16 KiB pieces, a block each");
+    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 128 && p.grid == 256 * 128,
+              "rows of 4 MiB are cut into 32 KiB pieces, a block each");
     wk_plan_segmented_rows((size_t)1 << 14, (size_t)1 << 14, 4, 132, &p);
-    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 4, "2^14 rows of 64 KiB: four pieces each");
+    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 2, "2^14 rows of 64 KiB: two pieces each");
+    wk_plan_segmented_rows(100, 6000, 4, 132, &p);
+    wk_expect(&t, p.shape == WK_SEG_BLOCK && p.pieces == 1, "rows of 24 KiB: a block each");
     wk_plan_segmented_rows((size_t)1 << 16, (size_t)1 << 14, 4, 132, &p);
     wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == WK_SEG_GROUP_ONCE_MAX,
               "rows of 64 KiB beyond the board take a half warp each");
