@@ -102,8 +102,11 @@ static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem
         if (p.pieces * (p.piece_len / vec) < vectors)
             return snprintf(why, n, "row %zu: %zu tiles do not cover %zu vectors", row, p.pieces, vectors), 0;
     }
-    if (p.pieces > div_up(size + vec - 1, p.piece_len) + 1)
-        return snprintf(why, n, "%zu tiles per row for %zu elements", p.pieces, size), 0;
+    /* Exactly the tiles of the row at the largest offset a row may have. */
+    size_t largest = (stride * elem) % 16 == 0 ? (in_addr % 16) / elem : vec - 1;
+    size_t want_pieces = div_up(div_up(largest + size, vec), p.piece_len / vec);
+    if (p.pieces != want_pieces)
+        return snprintf(why, n, "%zu tiles per row, want %zu", p.pieces, want_pieces), 0;
     size_t tiles = wk_seg_plan_tiles(count, &p);
     if (tiles != count * p.pieces)
         return snprintf(why, n, "tiles %zu", tiles), 0;
@@ -139,10 +142,12 @@ int main(void)
     for (size_t e = 0; e < 3; ++e)
         for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; ++s)
             for (size_t c = 0; c < sizeof scan_counts / sizeof scan_counts[0]; ++c)
-                for (int pad = 0; pad < 3; ++pad)
+                for (int pad = 0; pad < 6; ++pad)
                     for (int pipe = 0; pipe < 2; ++pipe) {
-                        size_t stride = scan_sizes[s] + (size_t)pad;
-                        uintptr_t addr = (uintptr_t)4096 + (uintptr_t)(pad * 2) * elems[e];
+                        /* Strides of whole vectors and not, each from an
+                         * aligned and a misaligned first row. */
+                        size_t stride = scan_sizes[s] + (size_t)(pad % 3) * (16 / elems[e]) / 2;
+                        uintptr_t addr = (uintptr_t)4096 + (uintptr_t)(pad / 3) * elems[e];
                         int ok = check_scan_rows(scan_counts[c], scan_sizes[s], stride, elems[e], addr, 132, pipe, why,
                                                  sizeof why);
                         snprintf(label, sizeof label, "scan: elem %zu size %zu stride %zu count %zu pipelined %d: %s",
