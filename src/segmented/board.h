@@ -14,9 +14,10 @@ extern "C" {
 #endif
 
 typedef struct wk_seg_counters {
-    unsigned long long next_batch;   /* batches of 32 segments handed out          */
-    unsigned long long batches_done; /* batches finished                           */
-    unsigned listed;                 /* long segments put on the list              */
+    unsigned long long next_batch;   /* batches (reduce: units) handed out         */
+    unsigned long long batches_done; /* batches (reduce: units) finished           */
+    unsigned long long listing;      /* reduce: entries << 32 | pieces, listed     */
+    unsigned listed;                 /* scan: long segments put on the list        */
     unsigned table_ready;            /* 1 once the piece table is written          */
     unsigned next_item;              /* phase-2 items handed out                   */
     unsigned pieces;                 /* pieces of the split entries                */
@@ -25,7 +26,7 @@ typedef struct wk_seg_counters {
     unsigned warps_done;             /* warps that have finished                   */
     unsigned aggregated;             /* scans: pieces whose totals are written     */
     unsigned next_scan_item;         /* scans: second-pass items handed out        */
-    unsigned reserved[3];
+    unsigned reserved[1];
 } wk_seg_counters;
 
 typedef struct wk_seg_board {
@@ -36,6 +37,7 @@ typedef struct wk_seg_board {
     long long begin[WK_SEG_LIST_CAPACITY];             /* and its clamped range    */
     long long end[WK_SEG_LIST_CAPACITY];
     unsigned first_piece[WK_SEG_LIST_CAPACITY + 1];    /* its pieces' numbers      */
+    unsigned piece_entry[WK_SEG_PIECE_CAPACITY];       /* reduce: a piece's entry + 1, 0 until listed */
     unsigned done[WK_SEG_SPLIT_ROWS];                  /* pieces finished, per segment */
 } wk_seg_board;
 

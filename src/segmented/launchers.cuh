@@ -20,18 +20,26 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
     const bool pdl = l->overlap_launch != 0;
     const unsigned grid = l->plan.grid, block = WK_SEG_THREADS;
     const size_t rb = l->result_bytes;
-    switch (l->plan.shape) {
-    case WK_SEG_TINY: {
-        /* Rows of whole vectors on 16-byte boundaries load as vectors. */
-        const size_t row_bytes = l->size * sizeof(S), stride_bytes = l->stride * sizeof(S);
-        if (reinterpret_cast<uintptr_t>(in) % 16 == 0 && stride_bytes % 16 == 0 && (row_bytes == 16 || row_bytes == 32)) {
-            auto kernel = row_bytes == 16 ? tiny_vector_rows_kernel<R, 1> : tiny_vector_rows_kernel<R, 2>;
-            return launch_chained(kernel, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count,
-                                  stride_bytes / 16);
+    /* Rows of 1 to 8 whole vectors on 16-byte boundaries load as vectors, a
+     * warp's loads contiguous (longer ones stream faster in groups,
+     * docs/segmented.md). */
+    const size_t row_bytes = l->size * sizeof(S), stride_bytes = l->stride * sizeof(S);
+    if ((l->plan.shape == WK_SEG_TINY || l->plan.shape == WK_SEG_GROUP) && reinterpret_cast<uintptr_t>(in) % 16 == 0 &&
+        stride_bytes % 16 == 0 && row_bytes % 16 == 0) {
+        const size_t vecs = row_bytes / 16, stride_vecs = stride_bytes / 16;
+        const unsigned vgrid = wk_seg_vector_rows_grid(l->count, (unsigned)vecs);
+        switch (vecs) {
+        case 1: return launch_chained(vector_rows_kernel<R, 1>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
+        case 2: return launch_chained(vector_rows_kernel<R, 2>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
+        case 4: return launch_chained(vector_rows_kernel<R, 4>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
+        case 8: return launch_chained(vector_rows_kernel<R, 8>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
+        default: break;
         }
+    }
+    switch (l->plan.shape) {
+    case WK_SEG_TINY:
         return launch_chained(tiny_rows_kernel<R, 32 / sizeof(S)>, grid, block, 0, l->stream, pdl, in, l->out, rb,
                               l->count, l->size, l->stride);
-    }
     case WK_SEG_GROUP:
         switch (l->plan.group) {
         case 2: return launch_chained(group_rows_kernel<R, 2>, grid, block, 0, l->stream, pdl, in, l->out, rb, l->count, l->size, l->stride);
@@ -56,10 +64,10 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
         a.board = l->board;
         /* About eight claims per warp: few atomics on one counter, and
          * small enough claims to even out the warps' work. */
-        const unsigned long long batches = (l->count + 31) / 32;
+        const unsigned long long units = (l->count + unit_segments - 1) / unit_segments;
         const unsigned long long warps = (unsigned long long)grid * (block / 32);
-        const unsigned long long per = batches / (warps * 8);
-        a.batches_per_claim = per > 0 ? per : 1;
+        const unsigned long long per = units / (warps * 8);
+        a.units_per_claim = per > 0 ? per : 1;
         return launch_chained(offsets_reduce_kernel<R>, grid, block, 0, l->stream, pdl, a);
     }
     default: break; /* tiles: scans only */

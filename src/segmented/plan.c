@@ -137,9 +137,20 @@ size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan)
     return plan && plan->shape == WK_SEG_TILES ? count * plan->pieces : 0;
 }
 
-unsigned wk_seg_offsets_grid(size_t count, int sm_count)
+unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors)
 {
+    const size_t rows_per_block = (size_t)WK_SEG_THREADS * WK_SEG_UNROLL / (vectors ? vectors : 1);
+    return whole_grid(div_up(count, rows_per_block));
+}
+
+unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count)
+{
+    /* A warp per batch of 32 segments, or per 16 KiB of the input where
+     * that is more: a few long segments need every SM too. */
     size_t warps = div_up(count, 32);
+    const size_t by_bytes = div_up(n, (16u << 10) / (elem_size ? elem_size : 1));
+    if (by_bytes > warps)
+        warps = by_bytes;
     return clamp_grid(div_up(warps, WK_SEG_THREADS / 32), sm_count, WK_SEG_BLOCKS_PER_SM);
 }
 

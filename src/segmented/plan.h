@@ -16,7 +16,8 @@ extern "C" {
 #define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
-#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets: shortest piece of a split segment */
+#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets scan: shortest piece of a split segment */
+#define WK_SEG_REDUCE_PIECE_MIN_BYTES (16u << 10) /* offsets reduce: the same */
 #define WK_SEG_BLOCK_FROM_BYTES (16u << 10) /* rows: longer ones are cut into pieces */
 #define WK_SEG_PIECE_BYTES (32u << 10)     /* rows: a piece, a block's work            */
 #define WK_SEG_GRID_MAX (1u << 30)         /* blocks of one launch; the kernels loop past it */
@@ -77,8 +78,14 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
 /* Tiles of a plan: count * pieces for the tiles shape, else 0. */
 size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan);
 
-/* The persistent grid of the offsets shape. */
-unsigned wk_seg_offsets_grid(size_t count, int sm_count);
+/* The grid of the reduce's kernel for rows of `vectors` whole 16-byte
+ * vectors (1 to 8; the tiny and group shapes' rows when they are aligned):
+ * WK_SEG_UNROLL vectors per thread, covering the rows once. */
+unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors);
+
+/* The persistent grid of the offsets shape, for `count` segments in an
+ * input of n elements of elem_size bytes. */
+unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count);
 
 /* Largest number of rounded operations between an element of a segment of
  * `len` elements and its result, in any shape: a float sum's error is at

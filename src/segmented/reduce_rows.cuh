@@ -9,6 +9,7 @@
 #include "warpkit/block.cuh"
 
 #include <cuda/atomic>
+#include <cstring>
 
 namespace wk {
 namespace seg {
@@ -51,39 +52,58 @@ tiny_rows_kernel(const typename R::storage *__restrict__ in, void *out, size_t r
     }
 }
 
-/* The tiny shape for rows of one or two whole 16-byte vectors that start
- * on a 16-byte boundary: vector loads instead of scalar ones. */
-template <class R, int Vecs>
+/* Rows of V whole 16-byte vectors (V a power of two up to 16) on 16-byte
+ * boundaries: a warp loads J * 32 consecutive vectors of its rows, each
+ * instruction 512 contiguous bytes of them; each lane folds its vector, the
+ * V lanes of a row combine theirs, and the results are stored in whole
+ * 32-byte sectors. */
+template <class R, int V, int J = WK_SEG_UNROLL>
 __global__ void __launch_bounds__(WK_SEG_THREADS)
-tiny_vector_rows_kernel(const typename R::storage *__restrict__ in, void *out, size_t result_bytes, size_t count,
-                        size_t stride_vecs)
+vector_rows_kernel(const typename R::storage *__restrict__ in, void *out, size_t result_bytes, size_t count,
+                   size_t stride_vecs)
 {
-    using V = vec<typename R::storage>;
-    constexpr int Rows = WK_SEG_TINY_ROWS;
+    using W = vec<typename R::storage>;
+    using P = typename R::partial;
+    constexpr size_t rows_per_warp = 32 * J / V;
     wait_for_previous_kernel();
     allow_next_kernel();
-    const V *rows = reinterpret_cast<const V *>(in);
-    const size_t threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x; first < count; first += threads * Rows) {
-        V x[Rows][Vecs];
+    const W *rows = reinterpret_cast<const W *>(in);
+    const unsigned lane = lane_id(), rank = lane % V;
+    const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+    for (size_t first = warp * rows_per_warp; first < count; first += warps * rows_per_warp) {
+        W x[J];
 #pragma unroll
-        for (int r = 0; r < Rows; ++r) {
-            const size_t row = first + r * threads;
-#pragma unroll
-            for (int j = 0; j < Vecs; ++j)
-                if (row < count)
-                    x[r][j] = load_vec(rows + row * stride_vecs + j);
+        for (int j = 0; j < J; ++j) {
+            const size_t row = first + (32 * j + lane) / V;
+            if (row < count)
+                x[j] = load_vec(rows + row * stride_vecs + rank);
+            else
+                memset(&x[j], 0, sizeof x[j]);
         }
+        if constexpr (V <= 4) {
+            /* A j's results fill whole 32-byte sectors: stored as they come. */
 #pragma unroll
-        for (int r = 0; r < Rows; ++r) {
-            const size_t row = first + r * threads;
-            if (row >= count)
-                break;
-            typename R::partial acc = R::identity();
+            for (int j = 0; j < J; ++j) {
+                const size_t row = first + (32 * j + lane) / V;
+                const P acc = group_allreduce<R, V>(R::fold(R::identity(), x[j].e, (long long)rank * W::size));
+                if (rank == 0 && row < count)
+                    R::store_result(result_at(out, result_bytes, row), acc);
+            }
+        } else {
+            /* Fewer rows per j than a sector holds: lane i gathers row
+             * first + i's result, and the warp stores them at once. */
+            constexpr unsigned per_j = 32 / V;
+            P mine = R::identity();
 #pragma unroll
-            for (int j = 0; j < Vecs; ++j)
-                acc = R::fold(acc, x[r][j].e, (long long)j * V::size);
-            R::store_result(result_at(out, result_bytes, row), acc);
+            for (int j = 0; j < J; ++j) {
+                const P acc = group_allreduce<R, V>(R::fold(R::identity(), x[j].e, (long long)rank * W::size));
+                const P got = shfl(full_mask, acc, (int)(V * (lane % per_j)));
+                if (lane / per_j == (unsigned)j)
+                    mine = got;
+            }
+            if (lane < J * per_j && first + lane < count)
+                R::store_result(result_at(out, result_bytes, first + lane), mine);
         }
     }
 }

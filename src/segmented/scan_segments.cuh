@@ -11,7 +11,7 @@
 #include "common/value.cuh"
 #include "fold.cuh"
 #include "plan.h"
-#include "reduce_offsets.cuh"
+#include "pieces.cuh"
 #include "scan/carried_value.cuh"
 #include "scan/scan_kernel.cuh"
 
@@ -307,7 +307,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
             else
                 hi_e = mid - 1;
         }
-        const P total = warp_piece<R>(in, __ldcg(&board->begin[lo_e]), __ldcg(&board->end[lo_e]),
+        const P total = warp_piece<R, scan_cut>(in, __ldcg(&board->begin[lo_e]), __ldcg(&board->end[lo_e]),
                                       item - __ldcg(&board->first_piece[lo_e]));
         if (lane == 0) {
             totals[item] = total;
@@ -351,7 +351,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
             for (unsigned q = 0; q < here; ++q)
                 carry = op(carry, shfl(full_mask, t, (int)q));
         }
-        const long long len = piece_length<S>(shi - slo);
+        const long long len = piece_length<S, scan_cut>(shi - slo);
         const long long b = slo + (long long)(item - first) * len;
         scan_range<Exclusive>(team, in, out, b, b + len < shi ? b + len : shi, carry, op);
     }

@@ -178,8 +178,15 @@ int main(void)
     wk_expect(&t, wk_plan_segmented_scan_rows(4, 100, 99, 4, 0, 132, 1, &p) == -1, "a stride below the size is refused");
     wk_expect(&t, wk_plan_segmented_scan_rows((size_t)1 << 40, 20000, 20000, 4, 0, 132, 1, &p) == -1,
               "more tiles than a scan may have are refused");
-    wk_expect(&t, wk_seg_offsets_grid(1, 132) == 1, "one segment: one block");
-    wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
+    wk_expect(&t, wk_seg_offsets_grid(1, 3, 4, 132) == 1, "one short segment: one block");
+    wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, (size_t)1 << 30, 4, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
               "many segments fill the device");
+    wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 28, 4, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
+              "a few long segments fill the device too");
+    wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 20, 2, 132) == 16,
+              "2 MiB of input: a warp per 16 KiB");
+    wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 65536 && wk_seg_vector_rows_grid((size_t)1 << 23, 8) == 65536 &&
+                      wk_seg_vector_rows_grid(1, 8) == 1,
+              "rows of whole vectors: four vectors a thread, the rows covered once");
     return wk_tally_finish(&t);
 }
