@@ -87,6 +87,9 @@ template <class R> __device__ inline void list_segment(const offsets_args<R> &a,
     __syncwarp();
     for (unsigned q = lane; q < pieces; q += 32)
         device_atomic_u32(board->piece_entry[first + q]).store(slot + 1, cuda::memory_order_release);
+    /* Every lane's numbers come before lane 0's later release of the units
+     * done: a warp that sees every unit done sees every number. */
+    __syncwarp();
 }
 
 /* The batch of 32 segments from `first` on, this lane's lo .. hi, that
@@ -230,6 +233,7 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
         }
         entry = shfl(full_mask, entry, 0);
         item = shfl(full_mask, item, 0);
+        __syncwarp(); /* lane 0's acquire orders every lane's reads of the entry */
         if (entry == 0)
             return;
         const unsigned e = entry - 1, first = __ldcg(&board->first_piece[e]);
@@ -245,6 +249,7 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
         }
         if (!shfl(full_mask, last, 0))
             continue;
+        __syncwarp(); /* and of the other pieces' partials */
         const P acc = combine_pieces<R>(partials, first, count);
         if (lane == 0) {
             R::store_result(result_at(a.out, a.result_bytes, (size_t)__ldcg(&board->segment[e])), acc);

@@ -52,7 +52,7 @@ tiny_rows_kernel(const typename R::storage *__restrict__ in, void *out, size_t r
     }
 }
 
-/* Rows of V whole 16-byte vectors (V a power of two up to 16) on 16-byte
+/* Rows of V whole 16-byte vectors (V = 1, 2, 4 or 8) on 16-byte
  * boundaries: a warp loads J * 32 consecutive vectors of its rows, each
  * instruction 512 contiguous bytes of them; each lane folds its vector, the
  * V lanes of a row combine theirs, and the results are stored in whole
