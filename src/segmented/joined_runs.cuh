@@ -41,9 +41,10 @@ template <class S, class P> struct joined_stage {
 };
 
 /* Reduces the batch of `nvalid` segments from first_seg on, K a lane: lane
- * l holds the clamped bounds of segments l, l + 32, ... in lo[k], hi[k]
- * (past nvalid anything). Returns false, having done nothing, unless the
- * segments lie end to end and their span fits the stage. */
+ * l holds the bounds of segments l, l + 32, ... in lo[k], hi[k] (past
+ * nvalid anything), as given or clamped. Returns false, having done
+ * nothing, unless the segments lie end to end in order inside the input
+ * (so that clamping would change nothing) and their span fits the stage. */
 template <class R, int K>
 __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in, long long n, void *out,
                                      size_t result_bytes, size_t first_seg, unsigned nvalid, const long long (&lo)[K],
@@ -56,14 +57,16 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     constexpr int vs = V::size;
     const unsigned lane = lane_id();
 
-    /* End to end: segment t's end is segment t + 1's begin. */
+    /* End to end: segment t's end is segment t + 1's begin; in order: no
+     * end before its begin. */
     bool joined = true;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         const long long next_here = shfl_down(full_mask, lo[k], 1);
         const long long next_wrap = shfl(full_mask, lo[(k + 1) % K], 0);
         const long long next = lane < 31 ? next_here : next_wrap;
-        if (lane + 32 * k + 1 < nvalid && hi[k] != next)
+        const unsigned t = lane + 32 * k;
+        if (t < nvalid && (hi[k] < lo[k] || (t + 1 < nvalid && hi[k] != next)))
             joined = false;
     }
     if (!__all_sync(full_mask, joined))
@@ -75,7 +78,9 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
         if (last / 32 == (unsigned)k)
             last_hi = hi[k];
     const long long span_lo = shfl(full_mask, lo[0], 0), span_hi = shfl(full_mask, last_hi, (int)(last % 32));
-    const int span = (int)(span_hi - span_lo < Stage::capacity ? span_hi - span_lo : Stage::capacity + 1);
+    if (span_lo < 0 || span_hi > n || span_hi - span_lo > Stage::capacity)
+        return false;
+    const int span = (int)(span_hi - span_lo);
     /* The span in whole vectors from the 16-byte boundary at or below it. */
     const unsigned mis = (unsigned)((reinterpret_cast<uintptr_t>(in) / sizeof(S)) % vs);
     const long long v_first = (span_lo + mis) / vs;
@@ -86,22 +91,28 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     if (nv * vs > Stage::capacity || per > run_max)
         return false;
 
-    /* Every copy of the span in flight at once; vectors that reach outside
-     * the input (at its ends) are read element by element. */
-    const V *aligned = reinterpret_cast<const V *>(reinterpret_cast<uintptr_t>(in) - mis * sizeof(S));
-    for (int v = (int)lane; v < nv; v += 32) {
-        const long long e0 = (v_first + v) * vs - (long long)mis;
-        if (e0 >= 0 && e0 + vs <= n) {
-            copy_vec_async(&st.data[v], aligned + v_first + v);
-        } else {
-            S *d = st.data[v].e;
-            for (int i = 0; i < vs; ++i)
-                if (e0 + i >= 0 && e0 + i < n)
-                    d[i] = in[e0 + i];
+    /* Every copy of the span in flight at once; where the vectors reach
+     * outside the input (at its ends), those are read element by element. */
+    const V *src = reinterpret_cast<const V *>(reinterpret_cast<uintptr_t>(in) - mis * sizeof(S)) + v_first;
+    const long long e_first = v_first * vs - (long long)mis; /* the element at the start of src */
+    if (e_first >= 0 && e_first + (long long)nv * vs <= n) {
+        for (int v = (int)lane; v < nv; v += 32)
+            copy_vec_async(&st.data[v], src + v);
+    } else {
+        for (int v = (int)lane; v < nv; v += 32) {
+            const long long e0 = e_first + (long long)v * vs;
+            if (e0 >= 0 && e0 + vs <= n) {
+                copy_vec_async(&st.data[v], src + v);
+            } else {
+                S *d = st.data[v].e;
+                for (int i = 0; i < vs; ++i)
+                    if (e0 + i >= 0 && e0 + i < n)
+                        d[i] = in[e0 + i];
+            }
         }
     }
     /* Segment ends, and the non-empty segments' ranks and starts. */
-    const int nwords = (span + 31) / 32;
+    const int nwords = (span + 31) >> 5;
     for (int w = (int)lane; w < nwords + 2 && w < Stage::words; w += 32)
         st.ends[w] = 0;
     __syncwarp();
@@ -113,7 +124,7 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
         rank[k] = before_k + __popc(nonempty[k] & ((1u << lane) - 1));
         before_k += __popc(nonempty[k]);
         if (ne) {
-            const int e = (int)(hi[k] - 1 - span_lo);
+            const unsigned e = (unsigned)(hi[k] - 1 - span_lo);
             atomicOr(&st.ends[e / 32], 1u << (e % 32));
             st.starts[rank[k]] = (int)(lo[k] - span_lo);
         }
@@ -128,7 +139,7 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     /* This lane's run [q0, q0 + len) of the span, and its bits. */
     const int q0 = (int)lane * per;
     const int len = q0 < span ? (span - q0 < per ? span - q0 : per) : 0;
-    const int w0 = q0 / 32 < Stage::words ? q0 / 32 : Stage::words - 1, s0 = q0 % 32;
+    const int w0 = (q0 >> 5) < Stage::words ? q0 >> 5 : Stage::words - 1, s0 = q0 & 31;
     const unsigned pre_lo = shfl(full_mask, inc0 - c0, w0 % 32), pre_hi = shfl(full_mask, inc1 - c1, w0 % 32);
     unsigned long long bits = 0;
     unsigned r0 = 0;
@@ -140,7 +151,7 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
         bits = ((a | (b << 32)) >> s0) | (s0 ? c << (64 - s0) : 0ull);
         bits &= len < 64 ? (1ull << len) - 1 : ~0ull;
         r0 = (w0 < 32 ? pre_lo : total0 + pre_hi) + __popc((unsigned)a & ((1u << s0) - 1));
-        head = q0 > 0 && !((st.ends[(q0 - 1) / 32] >> ((q0 - 1) % 32)) & 1u);
+        head = q0 > 0 && !((st.ends[(q0 - 1) >> 5] >> ((q0 - 1) & 31)) & 1u);
     }
     wait_copies();
     __syncwarp();

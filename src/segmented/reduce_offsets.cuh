@@ -164,14 +164,13 @@ __device__ inline void reduce_unit(const offsets_args<R> &a, unsigned long long 
     const unsigned lane = lane_id();
     const size_t first = (size_t)u * unit_segments;
     if (first + unit_segments <= a.count) {
+        /* As given: a unit that lies end to end inside the input needs no
+         * clamping, and one that does not is read again batch by batch. */
         long long lo[unit_per_lane], hi[unit_per_lane];
 #pragma unroll
         for (int k = 0; k < unit_per_lane; ++k) {
-            const size_t seg = first + lane + 32 * k;
-            lo[k] = clamp_offset(a.begin[seg], a.n);
-            hi[k] = clamp_offset(a.end[seg], a.n);
-            if (hi[k] < lo[k])
-                hi[k] = lo[k];
+            lo[k] = a.begin[first + lane + 32 * k];
+            hi[k] = a.end[first + lane + 32 * k];
         }
         if (reduce_joined<R, unit_per_lane>(a.in, a.n, a.out, a.result_bytes, first, unit_segments, lo, hi, st))
             return;
@@ -213,27 +212,32 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
                 device_atomic_u64 done_units(c.batches_done);
                 /* Waits on this piece's own word, and now and then on the
                  * shared counter, backing off: waiting warps keep off the
-                 * counters' line that listing warps update. */
+                 * counters' line that listing warps update. Both are read
+                 * relaxed (an acquire read empties the SM's L1 each time,
+                 * which slows every other warp there) and a fence orders
+                 * what follows a read that ends the wait. */
                 unsigned pause = 128;
                 for (unsigned round = 1;; ++round) {
-                    entry = number.load(cuda::memory_order_acquire);
+                    entry = number.load(cuda::memory_order_relaxed);
                     if (entry != 0)
                         break;
                     /* Every unit done: every listing is published. */
-                    if (round % 8 == 0 && done_units.load(cuda::memory_order_acquire) == units) {
-                        entry = number.load(cuda::memory_order_acquire);
+                    if (round % 8 == 0 && done_units.load(cuda::memory_order_relaxed) == units) {
+                        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+                        entry = number.load(cuda::memory_order_relaxed);
                         break;
                     }
                     __nanosleep(pause);
                     pause = pause < 2048 ? 2 * pause : pause;
                 }
+                cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
                 if (entry != 0)
                     number.store(0u, cuda::memory_order_relaxed); /* ready for the next launch */
             }
         }
         entry = shfl(full_mask, entry, 0);
         item = shfl(full_mask, item, 0);
-        __syncwarp(); /* lane 0's acquire orders every lane's reads of the entry */
+        __syncwarp(); /* lane 0's fence orders every lane's reads of the entry */
         if (entry == 0)
             return;
         const unsigned e = entry - 1, first = __ldcg(&board->first_piece[e]);

@@ -203,13 +203,15 @@ struct scan_offsets_args {
 };
 
 /* Spins (lane 0) until the counter reaches `want`; the warp then sees
- * everything written before it got there. */
+ * everything written before it got there. The spin reads relaxed (an
+ * acquire read empties the SM's L1 each time) and one fence follows. */
 __device__ inline void wait_for_count(unsigned *counter, unsigned want)
 {
     if (lane_id() == 0) {
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> c(*counter);
-        while (c.load(cuda::memory_order_acquire) < want)
+        while (c.load(cuda::memory_order_relaxed) < want)
             __nanosleep(256);
+        cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
     }
     __syncwarp();
 }

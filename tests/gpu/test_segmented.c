@@ -172,7 +172,7 @@ static void copy_to_host(void *h, const void *d, size_t bytes)
 
 /* -------------------------------------------------------------- layouts */
 
-typedef enum { L_UNIFORM, L_ROWS, L_DISJOINT, L_WILD, L_SKEWED, L_LONG } layout_kind;
+typedef enum { L_UNIFORM, L_ROWS, L_DISJOINT, L_WILD, L_SKEWED, L_CLIPPED, L_LONG } layout_kind;
 
 /* Which level runs a layout: quick, default and large take disjoint parts of
  * the list (large: what the default leaves out). */
@@ -189,6 +189,7 @@ typedef enum {
  *   disjoint: count, largest segment, largest gap
  *   wild:     count, input size, longest segment
  *   skewed:   count of small segments, their total, count of huge ones
+ *   clipped:  as skewed, the offsets from -37 on and the input 60 short of the last
  *   long:     count, size (offsets, back to back) */
 typedef struct layout_spec {
     layout_kind kind;
@@ -213,6 +214,7 @@ static const layout_spec layout_list[] = {
     {L_DISJOINT, 2000, 70, 9, TIER_QUICK, 0},
     {L_WILD, 2000, 5000, 100, TIER_QUICK, 0},
     {L_SKEWED, 30000, 150000, 0, TIER_QUICK, 0},
+    {L_CLIPPED, 20000, 100000, 0, TIER_QUICK, 0},
     {L_UNIFORM, 257, 1000, 0, TIER_DEFAULT, 0},
     {L_UNIFORM, 1, 1000000, 0, TIER_DEFAULT, 0},
     {L_ROWS, 130, 1000, 1027, TIER_DEFAULT, 0},
@@ -333,19 +335,28 @@ static void build_layout(layout *l, size_t index, uint64_t s)
         snprintf(l->name, sizeof l->name, "offsets %zu overlapping, unordered, over %zu", count, sp->b);
         break;
     case L_SKEWED:
+    case L_CLIPPED:
         count = sp->a + sp->c;
         sizes = malloc(count * sizeof *sizes);
         /* Back to back: one array, begin = offsets, end = offsets + 1. */
         l->h_offsets = malloc((count + 1) * sizeof *l->h_offsets);
         need(sizes && l->h_offsets, "a layout's offsets");
         skewed_sizes(s, sp->a, sp->b, sp->c, sizes);
-        wk_ref_offsets_from_sizes(sizes, count, 0, l->h_offsets);
-        l->ref = (wk_ref_segments){count, (size_t)l->h_offsets[count], 0, l->h_offsets, l->h_offsets + 1};
-        snprintf(l->name, sizeof l->name, "offsets %zu power law with %zu of 2^22 to 2^24", count, sp->c);
+        if (sp->kind == L_CLIPPED) {
+            /* The first segments begin before the input and the last end
+             * past it: clamped, as the header says. */
+            wk_ref_offsets_from_sizes(sizes, count, -37, l->h_offsets);
+            l->ref = (wk_ref_segments){count, (size_t)(l->h_offsets[count] - 60), 0, l->h_offsets, l->h_offsets + 1};
+            snprintf(l->name, sizeof l->name, "offsets %zu power law, from -37 to 60 past the input", count);
+        } else {
+            wk_ref_offsets_from_sizes(sizes, count, 0, l->h_offsets);
+            l->ref = (wk_ref_segments){count, (size_t)l->h_offsets[count], 0, l->h_offsets, l->h_offsets + 1};
+            snprintf(l->name, sizeof l->name, "offsets %zu power law with %zu of 2^22 to 2^24", count, sp->c);
+        }
         break;
     }
     free(sizes);
-    finish_layout(l, sp->kind == L_SKEWED ? count + 1 : 2 * count);
+    finish_layout(l, sp->kind == L_SKEWED || sp->kind == L_CLIPPED ? count + 1 : 2 * count);
 }
 
 static void free_layout(layout *l)
