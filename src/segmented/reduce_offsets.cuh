@@ -213,9 +213,9 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
                 /* Waits on this piece's own word, and now and then on the
                  * shared counter, backing off: waiting warps keep off the
                  * counters' line that listing warps update. Both are read
-                 * relaxed (an acquire read empties the SM's L1 each time,
-                 * which slows every other warp there) and a fence orders
-                 * what follows a read that ends the wait. */
+                 * relaxed (an acquire read invalidates the SM's L1 at every
+                 * poll) and a fence orders what follows the read that ends
+                 * the wait. */
                 unsigned pause = 128;
                 for (unsigned round = 1;; ++round) {
                     entry = number.load(cuda::memory_order_relaxed);

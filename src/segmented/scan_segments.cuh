@@ -204,7 +204,8 @@ struct scan_offsets_args {
 
 /* Spins (lane 0) until the counter reaches `want`; the warp then sees
  * everything written before it got there. The spin reads relaxed (an
- * acquire read empties the SM's L1 each time) and one fence follows. */
+ * acquire read invalidates the SM's L1 at every poll) and one fence
+ * follows. */
 __device__ inline void wait_for_count(unsigned *counter, unsigned want)
 {
     if (lane_id() == 0) {
