@@ -172,7 +172,7 @@ static void copy_to_host(void *h, const void *d, size_t bytes)
 
 /* -------------------------------------------------------------- layouts */
 
-typedef enum { L_UNIFORM, L_ROWS, L_DISJOINT, L_WILD, L_SKEWED, L_CLIPPED, L_LONG } layout_kind;
+typedef enum { L_UNIFORM, L_ROWS, L_DISJOINT, L_WILD, L_SKEWED, L_CLIPPED, L_FOLDED, L_LONG } layout_kind;
 
 /* Which level runs a layout: quick, default and large take disjoint parts of
  * the list (large: what the default leaves out). */
@@ -190,6 +190,7 @@ typedef enum {
  *   wild:     count, input size, longest segment
  *   skewed:   count of small segments, their total, count of huge ones
  *   clipped:  as skewed, the offsets from -37 on and the input 60 short of the last
+ *   folded:   as skewed, the offsets rising for the first half and falling back
  *   long:     count, size (offsets, back to back) */
 typedef struct layout_spec {
     layout_kind kind;
@@ -214,7 +215,8 @@ static const layout_spec layout_list[] = {
     {L_DISJOINT, 2000, 70, 9, TIER_QUICK, 0},
     {L_WILD, 2000, 5000, 100, TIER_QUICK, 0},
     {L_SKEWED, 30000, 150000, 0, TIER_QUICK, 0},
-    {L_CLIPPED, 20000, 100000, 0, TIER_QUICK, 0},
+    {L_CLIPPED, 19968, 100000, 0, TIER_QUICK, 0},
+    {L_FOLDED, 20000, 100000, 0, TIER_QUICK, 0},
     {L_UNIFORM, 257, 1000, 0, TIER_DEFAULT, 0},
     {L_UNIFORM, 1, 1000000, 0, TIER_DEFAULT, 0},
     {L_ROWS, 130, 1000, 1027, TIER_DEFAULT, 0},
@@ -336,13 +338,26 @@ static void build_layout(layout *l, size_t index, uint64_t s)
         break;
     case L_SKEWED:
     case L_CLIPPED:
+    case L_FOLDED:
         count = sp->a + sp->c;
         sizes = malloc(count * sizeof *sizes);
         /* Back to back: one array, begin = offsets, end = offsets + 1. */
         l->h_offsets = malloc((count + 1) * sizeof *l->h_offsets);
         need(sizes && l->h_offsets, "a layout's offsets");
         skewed_sizes(s, sp->a, sp->b, sp->c, sizes);
-        if (sp->kind == L_CLIPPED) {
+        if (sp->kind == L_FOLDED) {
+            /* Back to back, but the second half runs backwards: each of its
+             * segments ends before it begins (empty), though every end is
+             * still the next segment's begin. */
+            l->h_offsets[0] = 0;
+            int64_t peak = 0;
+            for (size_t i = 0; i < count; ++i) {
+                l->h_offsets[i + 1] = l->h_offsets[i] + (i < count / 2 ? (int64_t)sizes[i] : -(int64_t)sizes[i]);
+                peak = l->h_offsets[i + 1] > peak ? l->h_offsets[i + 1] : peak;
+            }
+            l->ref = (wk_ref_segments){count, (size_t)peak, 0, l->h_offsets, l->h_offsets + 1};
+            snprintf(l->name, sizeof l->name, "offsets %zu power law, back to back, half of them backwards", count);
+        } else if (sp->kind == L_CLIPPED) {
             /* The first segments begin before the input and the last end
              * past it: clamped, as the header says. */
             wk_ref_offsets_from_sizes(sizes, count, -37, l->h_offsets);
@@ -356,7 +371,7 @@ static void build_layout(layout *l, size_t index, uint64_t s)
         break;
     }
     free(sizes);
-    finish_layout(l, sp->kind == L_SKEWED || sp->kind == L_CLIPPED ? count + 1 : 2 * count);
+    finish_layout(l, sp->kind == L_SKEWED || sp->kind == L_CLIPPED || sp->kind == L_FOLDED ? count + 1 : 2 * count);
 }
 
 static void free_layout(layout *l)
