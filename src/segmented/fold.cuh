@@ -81,6 +81,21 @@ constexpr long long tiny_len = 16;
 /* An offset moved into the input [0, n). */
 __device__ inline long long clamp_offset(long long x, long long n) { return x < 0 ? 0 : (x > n ? n : x); }
 
+/* This lane's segment of the 32 from `first` on, clamped into the input:
+ * empty past the count. */
+__device__ inline void segment_bounds(const long long *begin, const long long *end, size_t count, long long n,
+                                      size_t first, long long &lo, long long &hi)
+{
+    const size_t seg = first + lane_id();
+    lo = hi = 0;
+    if (seg < count) {
+        lo = clamp_offset(begin[seg], n);
+        hi = clamp_offset(end[seg], n);
+        if (hi < lo)
+            hi = lo;
+    }
+}
+
 /* Where segment i's result goes. */
 __device__ inline void *result_at(void *out, size_t result_bytes, size_t i)
 {

@@ -120,21 +120,6 @@ template <class S> __device__ inline void build_piece_table(wk_seg_board *board)
     }
 }
 
-/* This lane's segment of the 32 from `first` on, clamped into the input:
- * empty past the count. */
-__device__ inline void segment_bounds(const long long *begin, const long long *end, size_t count, long long n,
-                                      size_t first, long long &lo, long long &hi)
-{
-    const size_t seg = first + lane_id();
-    lo = hi = 0;
-    if (seg < count) {
-        lo = clamp_offset(begin[seg], n);
-        hi = clamp_offset(end[seg], n);
-        if (hi < lo)
-            hi = lo;
-    }
-}
-
 } // namespace seg
 } // namespace wk
 
