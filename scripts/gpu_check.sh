@@ -12,7 +12,8 @@
 # (CTest: the default run, timed, then the label large; "tests-default" and
 # "tests-large" run one of the two), "sanitizer" (compute-sanitizer), "bench"
 # (info, benchmarks and the results file, which reads the logs the first two
-# left in OUTPUT_DIR) and "ladder" (the ladders).
+# left in OUTPUT_DIR) and "ladder" (the ladders). The logs are also packed
+# into OUTPUT_DIR/logs.tgz as each test run, sanitizer run and benchmark ends.
 set -uo pipefail
 phase=${WK_PHASE:-all}
 cd "$(dirname "$0")/.."
@@ -45,6 +46,11 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 "${latest[@]}" >"
 # Seconds since a `date +%s.%N` time, to a tenth.
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# Every log so far in one archive, OUTPUT_DIR/logs.tgz, renewed as each
+# phase ends: a run stopped later still leaves what it had finished.
+pack_logs() { tar czf "$out/logs.tgz.part" -C "$out" logs && mv "$out/logs.tgz.part" "$out/logs.tgz"; }
+trap pack_logs EXIT
+
 if [ "$phase" = all ] || [ "$phase" = tests ] || [ "$phase" = tests-default ]; then
 echo "== tests (default)"
 # The default run: what the README's `ctest --test-dir build -j 4` runs
@@ -66,6 +72,7 @@ seconds=$(since "$start")
 echo "$seconds" >>"$logs/ctest-seconds.txt"
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
 echo "default ctest: $seconds s"
+pack_logs
 fi
 
 if [ "$phase" = all ] || [ "$phase" = tests ] || [ "$phase" = tests-large ]; then
@@ -95,6 +102,7 @@ for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed, " "$logs/san_${tool}_$t.log" | tee -a "$logs/sanitizer.log"
+        pack_logs
     done
 done
 
@@ -117,6 +125,7 @@ for op in ${WK_BENCH_OPS:-reduce scan select segmented}; do
         2>"$logs/bench-$op-progress.log" |
         tee "$logs/bench-$op.log"
     tail -n 3 "$logs/bench-$op-progress.log"
+    pack_logs
 done
 
 # Every bench run that finished: the reduce rows, then the scan rows, the
