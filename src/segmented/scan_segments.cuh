@@ -217,6 +217,28 @@ __device__ inline void wait_for_count(unsigned *counter, unsigned want)
     __syncwarp();
 }
 
+/* A long segment scanned by one warp, piece by piece in order, each piece
+ * from the totals of the pieces before it folded as the second pass folds
+ * them: the same bits whether or not the segment found room on the board.
+ * A piece's total is taken before its scan, which may overwrite it. */
+template <bool Exclusive, class R, class S, class Op, class Team>
+__device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, long long lo, long long hi,
+                                      typename R::partial carry, Op op)
+{
+    const long long count = piece_count<S, scan_cut>(hi - lo);
+    if (count == 1) {
+        scan_range<Exclusive>(team, in, out, lo, hi, carry, op);
+        return;
+    }
+    const long long len = piece_length<S, scan_cut>(hi - lo);
+    for (long long q = 0; q < count; ++q) {
+        const typename R::partial total = q + 1 < count ? warp_piece<R, scan_cut>(in, lo, hi, q) : R::identity();
+        const long long b = lo + q * len;
+        scan_range<Exclusive>(team, in, out, b, b + len < hi ? b + len : hi, carry, op);
+        carry = op(carry, total);
+    }
+}
+
 /* The offsets layout, in the reduce's two phases (reduce_offsets.cuh):
  * batches of 32 segments per warp, a segment of a few elements scanned by
  * its lane and one up to 64 KiB by the warp; longer ones are listed and cut
@@ -277,7 +299,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
                     }
                 }
                 if (shfl(full_mask, slot, 0) >= WK_SEG_LIST_CAPACITY)
-                    scan_range<Exclusive>(team, in, out, jlo, jhi, scan_start<S, Op, Exclusive>(a.init, op), op);
+                    scan_in_pieces<Exclusive, R>(team, in, out, jlo, jhi, scan_start<S, Op, Exclusive>(a.init, op), op);
             }
         }
         if (lane == 0) {
@@ -333,8 +355,8 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
             break;
         if (item >= pieces) {
             const unsigned e = split + (item - pieces);
-            scan_range<Exclusive>(team, in, out, __ldcg(&board->begin[e]), __ldcg(&board->end[e]),
-                                  scan_start<S, Op, Exclusive>(a.init, op), op);
+            scan_in_pieces<Exclusive, R>(team, in, out, __ldcg(&board->begin[e]), __ldcg(&board->end[e]),
+                                         scan_start<S, Op, Exclusive>(a.init, op), op);
             continue;
         }
         unsigned lo_e = 0, hi_e = split - 1;
