@@ -1059,6 +1059,62 @@ static void test_back_to_back(void)
     free(h_res);
 }
 
+/* More long segments than the board lists (2048): those that find no room
+ * are taken by the warp that found them. Their bits must not depend on it:
+ * the last 64 segments reduced and scanned alone (all of them listed) give
+ * the same bits as in the call over all of them (where most of them are
+ * not). */
+static void test_overflow_same_bits(void)
+{
+    enum { COUNT = 2300, TAIL = 64 };
+    const size_t len = 16400; /* two pieces of a scan, five of a reduce */
+    const size_t n = COUNT * len;
+    int64_t *h_off = malloc((COUNT + 1) * sizeof *h_off);
+    float *h_in = malloc(n * sizeof *h_in);
+    unsigned char *h_all = malloc(n * sizeof(float)), *h_tail = malloc(n * sizeof(float));
+    need(h_off && h_in && h_all && h_tail, "the overflow case's buffers");
+    for (size_t i = 0; i <= COUNT; ++i)
+        h_off[i] = (int64_t)(i * len);
+    wk_generate(h_in, n, WK_F32, WK_GEN_UNIFORM, seed ^ 0x0f1aull);
+    float *d_in;
+    unsigned char *d_all, *d_tail;
+    int64_t *d_off;
+    CHECK_CUDA(cudaMalloc((void **)&d_in, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&d_all, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&d_tail, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&d_off, (COUNT + 1) * sizeof *h_off));
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d_off, h_off, (COUNT + 1) * sizeof *h_off, cudaMemcpyHostToDevice));
+    const wk_segments all = {COUNT, n, 0, d_off, d_off + 1};
+    const wk_segments tail = {TAIL, n, 0, d_off + (COUNT - TAIL), d_off + (COUNT - TAIL) + 1};
+    for (int fn = FN_REDUCE; fn <= FN_INCLUSIVE; ++fn) {
+        CHECK_CUDA(cudaMemset(d_all, POISON, n * sizeof(float)));
+        CHECK_CUDA(cudaMemset(d_tail, POISON, n * sizeof(float)));
+        seg_call c_all = make_call(d_in, d_all, &all, WK_F32, WK_SUM), c_tail = make_call(d_in, d_tail, &tail, WK_F32, WK_SUM);
+        c_all.fn = c_tail.fn = fn;
+        int ok = run_call(&c_all, stream) == WK_SUCCESS && run_call(&c_tail, stream) == WK_SUCCESS;
+        snprintf(current_call, sizeof current_call, "f32 sum %s of %d segments of %zu and of the last %d alone",
+                 fn_name(fn), COUNT, len, TAIL);
+        copy_to_host(h_all, d_all, n * sizeof(float));
+        copy_to_host(h_tail, d_tail, n * sizeof(float));
+        /* The reduce writes one result per segment; the scan, every element
+         * at its place. */
+        const size_t at_all = fn == FN_REDUCE ? (COUNT - TAIL) * sizeof(float) : (COUNT - TAIL) * len * sizeof(float);
+        const size_t bytes = fn == FN_REDUCE ? TAIL * sizeof(float) : TAIL * len * sizeof(float);
+        const size_t at_tail = fn == FN_REDUCE ? 0 : at_all;
+        wk_checkf(&tally, ok && memcmp(h_all + at_all, h_tail + at_tail, bytes) == 0,
+                  "%s: the same bits as the last %d segments alone", current_call, TAIL);
+    }
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_all));
+    CHECK_CUDA(cudaFree(d_tail));
+    CHECK_CUDA(cudaFree(d_off));
+    free(h_off);
+    free(h_in);
+    free(h_all);
+    free(h_tail);
+}
+
 /* --------------------------------------------------- over 2^31 elements */
 
 /* A layout given by hand (not from the list): every call runs. */
@@ -1139,6 +1195,8 @@ int main(void)
         test_nothing_to_do();
         test_back_to_back();
     }
+    if (level == WK_LEVEL_DEFAULT)
+        test_overflow_same_bits();
     test_values();
     free_buffers();
     if (level == WK_LEVEL_LARGE)
