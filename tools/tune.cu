@@ -1,7 +1,7 @@
 /* `warpkit tune`: the seeds' advice to find the best launch parameters with
  * the profiler, automated. For each size it times kernel 07 over block sizes
  * and grid sizes, kernel 08 over block sizes (its grid follows from n), and
- * the production reduce over its two launch shapes and grid sizes, and
+ * the production reduce over its three launch shapes and grid sizes, and
  * prints every combination and the best per kernel. */
 #include "api/tuning.h"
 #include "bench.h"
@@ -124,12 +124,26 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
                 trials.push_back({"12", setting, us, shape == plan.shape && grid == plan.grid});
             }
         }
+        {
+            /* The tiles shape: one 32 KiB tile a block, as many blocks as tiles. */
+            double us = wk::bench::median_us(
+                [&](long long) {
+                    return wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS,
+                                            s) == WK_SUCCESS;
+                },
+                o->repeats, s);
+            wk_reduce_plan tiled = plan;
+            wk_plan_reduce_tiles(&tiled, WK_TILES_MAX_BLOCKS);
+            char setting[64];
+            std::snprintf(setting, sizeof setting, "tiles x %u, grid %6u", WK_TILES_THREADS, tiled.grid);
+            trials.push_back({"12", setting, us, plan.shape == WK_SHAPE_TILES});
+        }
         double planned_us = wk::bench::median_us(
             [&](long long) { return wk_reduce(ctx, d_in, d_result, n, dtype, WK_SUM, s) == WK_SUCCESS; }, o->repeats,
             s);
         char setting[64];
-        std::snprintf(setting, sizeof setting, "as planned: %s, grid %u", plan.shape == WK_SHAPE_DEEP ? "deep" : "wide",
-                      plan.grid);
+        std::snprintf(setting, sizeof setting, "as planned: %s, grid %u",
+                      plan.shape == WK_SHAPE_DEEP ? "deep" : plan.shape == WK_SHAPE_TILES ? "tiles" : "wide", plan.grid);
         trials.push_back({"12", setting, planned_us, true});
 
         for (const trial &t : trials)

@@ -71,7 +71,12 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
     uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
     if (wk_plan_reduce(address, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
-    if (forced) {
+    if (forced && forced->shape == WK_SHAPE_TILES) {
+        if (forced->grid < 1 || forced->grid > WK_TILES_MAX_BLOCKS)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: grid %u is outside 1 to %u", fn, forced->grid,
+                           WK_TILES_MAX_BLOCKS);
+        wk_plan_reduce_tiles(&l.plan, forced->grid);
+    } else if (forced) {
         bool deep = forced->shape == WK_SHAPE_DEEP;
         unsigned cap = (unsigned)ctx->sm_count * (deep ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM);
         if (forced->grid < 1 || forced->grid > cap)

@@ -363,7 +363,7 @@ extern "C" wk_status wk_workspaces_create(wk_context *ctx)
         return wk_fail(WK_ERROR_OUT_OF_MEMORY, "wk_create: host allocation failed");
     ctx->workspaces = set;
     /* Slots for the blocks of a reduce or of a reproducible sum. */
-    size_t reduce_bytes = (size_t)ctx->max_grid * WK_REDUCE_PARTIAL_BYTES;
+    size_t reduce_bytes = wk_reduce_partial_slots(ctx->sm_count) * WK_REDUCE_PARTIAL_BYTES;
     size_t repro_bytes = (size_t)ctx->sm_count * WK_REPRO_BLOCKS_PER_SM * WK_REPRO_PARTIAL_BYTES;
     set->partial_bytes = round_up(reduce_bytes > repro_bytes ? reduce_bytes : repro_bytes, 256);
     /* Inputs up to 128 MiB then need no growth. */

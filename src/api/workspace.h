@@ -32,7 +32,7 @@ extern "C" {
 typedef struct wk_workspace_use {
     struct wk_workspace *ws;
     void *partials;      /* reduce: max_grid partial-result slots */
-    unsigned *ticket;    /* reduce: last-block ticket              */
+    unsigned *ticket;    /* reduce: last-block ticket (tiles: and the groups') */
     void *result;        /* device result slot of wk_reduce_to_host */
     wk_tile_slots slots; /* scan and select: tile-status words      */
     struct wk_seg_board *board; /* segmented: counters, list and pieces */

@@ -15,8 +15,9 @@ typedef struct wk_reduce_launch {
     void *out;
     wk_reduce_plan plan;
     wk_op op;
-    void *partials;    /* wk_reduce_max_grid() slots of 16 bytes          */
-    unsigned *ticket;  /* zero between launches; the last block resets it */
+    void *partials;    /* wk_reduce_partial_slots() slots of 16 bytes     */
+    unsigned *ticket;  /* zero between launches; the last block resets it;
+                          tiles: 1 + WK_TILES_MAX_GROUPS of them           */
     int overlap_launch; /* programmatic stream serialization (sm_90 and up) */
     cudaStream_t stream;
 } wk_reduce_launch;

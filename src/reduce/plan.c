@@ -18,6 +18,26 @@ unsigned wk_reduce_max_grid(int sm_count)
     return (unsigned)(sms_or_one(sm_count) * most);
 }
 
+size_t wk_reduce_partial_slots(int sm_count)
+{
+    size_t tiles = (size_t)WK_TILES_MAX_BLOCKS + WK_TILES_MAX_GROUPS;
+    size_t grid = wk_reduce_max_grid(sm_count);
+    return tiles > grid ? tiles : grid;
+}
+
+void wk_plan_reduce_tiles(wk_reduce_plan *plan, unsigned max_grid)
+{
+    size_t tiles = ceil_div(plan->nvec, (size_t)WK_TILES_THREADS * WK_TILES_VECTORS);
+    if (tiles < 1)
+        tiles = 1;
+    size_t cap = max_grid < 1 ? 1 : max_grid > WK_TILES_MAX_BLOCKS ? WK_TILES_MAX_BLOCKS : max_grid;
+    size_t per_block = ceil_div(tiles, cap);
+    plan->shape = WK_SHAPE_TILES;
+    plan->block = WK_TILES_THREADS;
+    plan->tiles_per_block = (unsigned)per_block;
+    plan->grid = (unsigned)ceil_div(tiles, per_block);
+}
+
 /* Blocks for one round of `unroll` vectors per thread, within the cap. */
 static unsigned blocks_for(size_t nvec, size_t threads, size_t unroll, size_t cap)
 {
@@ -41,6 +61,7 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     plan->nvec = nvec;
     plan->tail = n - head - nvec * vec_elems;
     plan->vec_elems = (unsigned)vec_elems;
+    plan->tiles_per_block = 0;
 
     /* Deep where wide would need more than its 2 blocks per SM for one
      * round, up to two deep rounds; wide everywhere else. */
@@ -48,7 +69,9 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     size_t deep_cap = sms * WK_DEEP_BLOCKS_PER_SM;
     size_t deep_round = deep_cap * WK_DEEP_THREADS * WK_DEEP_UNROLL;
     size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
-    if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
+    if (nvec >= WK_TILES_FROM_BYTES / WK_VECTOR_BYTES) {
+        wk_plan_reduce_tiles(plan, WK_TILES_MAX_BLOCKS);
+    } else if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;
         plan->grid = blocks_for(nvec, WK_DEEP_THREADS, WK_DEEP_UNROLL, deep_cap);
@@ -62,6 +85,17 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
 
 size_t wk_reduce_plan_depth(const wk_reduce_plan *plan)
 {
+    if (plan->shape == WK_SHAPE_TILES) {
+        /* Each thread folds its vectors of each tile, block 0's threads a
+         * head and a tail element too; then the block's tree, the group's
+         * partials (WK_TILES_GROUP / block a thread) and its tree, and the
+         * groups' partials and a last tree. */
+        size_t per_thread = (size_t)plan->tiles_per_block * WK_TILES_VECTORS * plan->vec_elems + 2;
+        size_t tree = ceil_log2(plan->block);
+        size_t groups = ceil_div(plan->grid, WK_TILES_GROUP);
+        return per_thread + tree + ceil_div(WK_TILES_GROUP, plan->block) + tree + ceil_div(groups, plan->block) +
+               tree + 1;
+    }
     size_t threads = (size_t)plan->grid * plan->block;
     /* Each thread folds its vectors' elements one by one, plus at most one
      * head and one tail element. */

@@ -21,16 +21,29 @@ extern "C" {
  *    to combine.
  * The grid is capped at blocks-per-SM times the SM count; beyond that each
  * thread loops over the input (grid stride). The ticket protocol never
- * waits on another block, so it needs no block to be resident. */
+ * waits on another block, so it needs no block to be resident.
+ *  - tiles: from WK_TILES_FROM_BYTES of input, a grid that covers the input
+ *    once: each 256-thread block reads one tile of 8 vectors a thread
+ *    (32 KiB), every load in flight at once, and blocks that start in order
+ *    read the input as a moving window. The blocks' partials are combined
+ *    in groups of WK_TILES_GROUP by each group's last block, then by the
+ *    last group's. Past WK_TILES_MAX_BLOCKS tiles, each block takes several
+ *    consecutive ones. */
 #define WK_WIDE_THREADS 256
 #define WK_WIDE_BLOCKS_PER_SM 8
 #define WK_WIDE_UNROLL 2
 #define WK_DEEP_THREADS 512
 #define WK_DEEP_BLOCKS_PER_SM 2
 #define WK_DEEP_UNROLL 4
+#define WK_TILES_THREADS 256
+#define WK_TILES_VECTORS 8
+#define WK_TILES_GROUP 4096
+#define WK_TILES_MAX_BLOCKS (1u << 17)
+#define WK_TILES_MAX_GROUPS (WK_TILES_MAX_BLOCKS / WK_TILES_GROUP)
+#define WK_TILES_FROM_BYTES ((size_t)128 << 20)
 #define WK_VECTOR_BYTES 16
 
-typedef enum wk_reduce_shape { WK_SHAPE_WIDE = 0, WK_SHAPE_DEEP = 1 } wk_reduce_shape;
+typedef enum wk_reduce_shape { WK_SHAPE_WIDE = 0, WK_SHAPE_DEEP = 1, WK_SHAPE_TILES = 2 } wk_reduce_shape;
 
 typedef struct wk_reduce_plan {
     size_t head;       /* scalar elements before the first 16-byte boundary   */
@@ -39,6 +52,7 @@ typedef struct wk_reduce_plan {
     unsigned vec_elems; /* elements per 16-byte vector                        */
     unsigned grid;     /* blocks in the launch                                */
     unsigned block;    /* threads per block                                   */
+    unsigned tiles_per_block; /* tiles: consecutive tiles each block reads    */
     wk_reduce_shape shape;
 } wk_reduce_plan;
 
@@ -53,9 +67,16 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
  * (to first order), which the tests use as their tolerance. */
 size_t wk_reduce_plan_depth(const wk_reduce_plan *plan);
 
-/* Largest grid any plan uses on a device with sm_count SMs: the number of
- * per-block partial results the workspace must hold. */
+/* Largest grid of the wide and deep shapes on a device with sm_count SMs. */
 unsigned wk_reduce_max_grid(int sm_count);
+
+/* Partial-result slots the workspace must hold for any plan: the tiles
+ * shape's blocks and groups, or the other shapes' largest grid. */
+size_t wk_reduce_partial_slots(int sm_count);
+
+/* The tiles shape over the plan's body with at most `max_grid` blocks:
+ * sets shape, block, grid and tiles_per_block. */
+void wk_plan_reduce_tiles(wk_reduce_plan *plan, unsigned max_grid);
 
 #ifdef __cplusplus
 }

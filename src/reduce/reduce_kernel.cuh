@@ -112,8 +112,116 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     }
 }
 
+/* The tiles shape (plan.h): each block reads its tiles with every load of a
+ * tile in flight at once, block 0 the scalar head and tail too. The last
+ * block of each group of WK_TILES_GROUP combines the group's partials in
+ * block order, and the last group's the groups' partials in group order:
+ * the order of every combination depends only on n and the alignment. */
+template <class R>
+__global__ void __launch_bounds__(WK_TILES_THREADS)
+reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out,
+                    typename R::partial *partials, unsigned *ticket)
+{
+    using S = typename R::storage;
+    using V = vec<S>;
+    using P = typename R::partial;
+    constexpr unsigned tile_vectors = WK_TILES_THREADS * WK_TILES_VECTORS;
+    __shared__ P scratch[block_scratch_size];
+    __shared__ bool last_block;
+    const combiner<R> op;
+    wait_for_previous_kernel();
+
+    P acc = R::identity();
+    if (blockIdx.x == 0 && threadIdx.x < plan.head)
+        acc = R::combine(acc, R::element(in[threadIdx.x], (long long)threadIdx.x));
+    const V *body = reinterpret_cast<const V *>(in + plan.head);
+    const long long body_index = (long long)plan.head;
+    const size_t first = (size_t)blockIdx.x * plan.tiles_per_block * tile_vectors + threadIdx.x;
+    for (unsigned t = 0; t < plan.tiles_per_block; ++t) {
+        const size_t base = first + (size_t)t * tile_vectors;
+        V v[WK_TILES_VECTORS];
+#pragma unroll
+        for (int u = 0; u < WK_TILES_VECTORS; ++u)
+            if (base + u * WK_TILES_THREADS < plan.nvec)
+                v[u] = load_vec(body + base + u * WK_TILES_THREADS);
+#pragma unroll
+        for (int u = 0; u < WK_TILES_VECTORS; ++u)
+            if (base + u * WK_TILES_THREADS < plan.nvec)
+                acc = R::fold(acc, v[u].e, body_index + (long long)((base + u * WK_TILES_THREADS) * V::size));
+    }
+    if (blockIdx.x == 0 && threadIdx.x < plan.tail) {
+        size_t k = plan.head + plan.nvec * V::size + threadIdx.x;
+        acc = R::combine(acc, R::element(in[k], (long long)k));
+    }
+    allow_next_kernel();
+    acc = block_reduce(acc, op, scratch);
+
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            R::store_result(out, acc);
+        return;
+    }
+    const unsigned group = blockIdx.x / WK_TILES_GROUP, group_first = group * WK_TILES_GROUP;
+    const unsigned in_group = gridDim.x - group_first < WK_TILES_GROUP ? gridDim.x - group_first : WK_TILES_GROUP;
+    const unsigned groups = (gridDim.x + WK_TILES_GROUP - 1) / WK_TILES_GROUP;
+    P *group_partials = partials + WK_TILES_MAX_BLOCKS;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> group_ticket(ticket[1 + group]), top_ticket(ticket[0]);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = acc;
+        /* Release publishes the partial; acquire lets the group's last
+         * block see every other one. */
+        last_block = group_ticket.fetch_add(1u, cuda::memory_order_acq_rel) == in_group - 1;
+    }
+    __syncthreads();
+    if (!last_block)
+        return;
+
+    /* The group's partials, every load in flight at once. */
+    constexpr int per_thread = WK_TILES_GROUP / WK_TILES_THREADS;
+    P part[per_thread];
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j) {
+        const unsigned b = threadIdx.x + j * WK_TILES_THREADS;
+        part[j] = b < in_group ? R::load_partial(partials + group_first + b) : R::identity();
+    }
+    acc = R::identity();
+#pragma unroll
+    for (int j = 0; j < per_thread; ++j)
+        acc = R::combine(acc, part[j]);
+    __syncthreads(); /* the scratch is used again */
+    acc = block_reduce(acc, op, scratch);
+    if (groups == 1) {
+        if (threadIdx.x == 0) {
+            R::store_result(out, acc);
+            group_ticket.store(0u, cuda::memory_order_relaxed); /* ready for the next launch */
+        }
+        return;
+    }
+    if (threadIdx.x == 0) {
+        group_ticket.store(0u, cuda::memory_order_relaxed);
+        group_partials[group] = acc;
+        last_block = top_ticket.fetch_add(1u, cuda::memory_order_acq_rel) == groups - 1;
+    }
+    __syncthreads();
+    if (!last_block)
+        return;
+    acc = threadIdx.x < groups ? R::load_partial(group_partials + threadIdx.x) : R::identity();
+    __syncthreads();
+    acc = block_reduce(acc, op, scratch);
+    if (threadIdx.x == 0) {
+        R::store_result(out, acc);
+        top_ticket.store(0u, cuda::memory_order_relaxed);
+    }
+}
+
 template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
 {
+    static_assert(WK_TILES_MAX_GROUPS < 64, "the groups' tickets fit the workspace's 256-byte ticket slot");
+    static_assert(WK_TILES_MAX_GROUPS <= WK_TILES_THREADS, "one block folds the groups' partials");
+    if (l->plan.shape == WK_SHAPE_TILES)
+        return launch_chained(reduce_tiles_kernel<R>, l->plan.grid, l->plan.block, 0, l->stream,
+                              l->overlap_launch != 0, static_cast<const typename R::storage *>(l->in), l->plan,
+                              l->out, static_cast<typename R::partial *>(l->partials), l->ticket);
     auto kernel = l->plan.shape == WK_SHAPE_DEEP
                       ? reduce_kernel<R, WK_DEEP_THREADS, WK_DEEP_BLOCKS_PER_SM, WK_DEEP_UNROLL>
                       : reduce_kernel<R, WK_WIDE_THREADS, WK_WIDE_BLOCKS_PER_SM, WK_WIDE_UNROLL>;

@@ -19,6 +19,23 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
         return snprintf(why, why_size, "head longer than a vector"), 0;
     if (p.tail >= p.vec_elems)
         return snprintf(why, why_size, "tail longer than a vector"), 0;
+    if (p.shape == WK_SHAPE_TILES) {
+        /* Tiles: from WK_TILES_FROM_BYTES of body, a grid that covers every
+         * vector once within the partial slots. */
+        size_t tile = (size_t)WK_TILES_THREADS * WK_TILES_VECTORS;
+        size_t tiles = (p.nvec + tile - 1) / tile;
+        if (p.nvec * WK_VECTOR_BYTES < WK_TILES_FROM_BYTES)
+            return snprintf(why, why_size, "tiles for a small input"), 0;
+        if (p.block != WK_TILES_THREADS || p.grid < 1 || p.grid > WK_TILES_MAX_BLOCKS || p.tiles_per_block < 1)
+            return snprintf(why, why_size, "tiles grid %u x %u, %u a block", p.grid, p.block, p.tiles_per_block), 0;
+        if ((size_t)p.grid * p.tiles_per_block < tiles || (size_t)(p.grid - 1) * p.tiles_per_block >= tiles)
+            return snprintf(why, why_size, "%u blocks of %u tiles for %zu tiles", p.grid, p.tiles_per_block, tiles), 0;
+        if (p.grid + WK_TILES_MAX_GROUPS > wk_reduce_partial_slots(sms))
+            return snprintf(why, why_size, "more partials than slots"), 0;
+        return 1;
+    }
+    if (p.nvec * WK_VECTOR_BYTES >= WK_TILES_FROM_BYTES)
+        return snprintf(why, why_size, "a large input without tiles"), 0;
     if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
         return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
     unsigned per_sm = p.shape == WK_SHAPE_DEEP ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM;
@@ -33,7 +50,8 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
 int main(void)
 {
     wk_tally t = {0, 0};
-    const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 1000003, (size_t)1 << 31,
+    const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 1000003, ((size_t)1 << 25) - 1,
+                            (size_t)1 << 25, (size_t)1 << 26, ((size_t)1 << 26) + 3, (size_t)1 << 31,
                             ((size_t)1 << 31) + 5, (size_t)1 << 40};
     const size_t elems[] = {2, 4, 8};
     const int sms[] = {1, 132};
@@ -54,17 +72,33 @@ int main(void)
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 3, 132, &p) == -1, "an element size that does not divide 16 is refused");
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
-    wk_reduce_plan small, mid, big;
+    wk_reduce_plan small, mid, big, tiled, huge;
     wk_plan_reduce(0x1000, 1000, 4, 132, &small);
     wk_plan_reduce(0x1000, (size_t)1 << 20, 8, 132, &mid);
-    wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &big);
+    wk_plan_reduce(0x1000, ((size_t)1 << 25) - 4, 4, 132, &big);
+    wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &tiled);
+    wk_plan_reduce(0x1000, (size_t)1 << 34, 4, 132, &huge);
     wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
     wk_expect(&t, mid.shape == WK_SHAPE_DEEP && mid.grid == 256, "8 MiB run in one round of 256 deep blocks");
-    wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132), "a large input fills the device");
+    wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132),
+              "just under 128 MiB fills the device with wide blocks");
+    wk_expect(&t, tiled.shape == WK_SHAPE_TILES && tiled.grid == 1u << 17 && tiled.tiles_per_block == 1,
+              "4 GiB run in 2^17 blocks of one 32 KiB tile");
+    wk_expect(&t, huge.shape == WK_SHAPE_TILES && huge.grid == 1u << 17 && huge.tiles_per_block == 16,
+              "64 GiB run in 2^17 blocks of 16 tiles");
     wk_expect(&t, wk_reduce_plan_depth(&big) > wk_reduce_plan_depth(&small), "depth grows with the work per thread");
-    /* 2^30 floats over 132 * blocks_per_sm * 256 threads: each thread folds
+    /* 2^25 floats over 132 * blocks_per_sm * 256 threads: each thread folds
      * at least n / threads elements, so the bound must be at least that. */
     size_t threads = (size_t)big.grid * big.block;
-    wk_expect(&t, wk_reduce_plan_depth(&big) >= ((size_t)1 << 30) / threads, "depth covers each thread's share");
+    wk_expect(&t, wk_reduce_plan_depth(&big) >= (((size_t)1 << 25) - 4) / threads, "depth covers each thread's share");
+    wk_expect(&t, wk_reduce_plan_depth(&huge) >= 16 * WK_TILES_VECTORS * 4, "tiles: depth covers each thread's tiles");
+
+    wk_reduce_plan forced;
+    wk_plan_reduce(0x1000, 1000003, 4, 132, &forced);
+    wk_plan_reduce_tiles(&forced, 7);
+    wk_expect(&t, forced.shape == WK_SHAPE_TILES && forced.grid == 7 && forced.tiles_per_block == 18,
+              "1000003 floats in at most 7 blocks: 7 blocks of 18 tiles");
+    wk_plan_reduce_tiles(&forced, 1000);
+    wk_expect(&t, forced.grid == 123 && forced.tiles_per_block == 1, "more blocks than tiles: one block a tile");
     return wk_tally_finish(&t);
 }

@@ -3,6 +3,7 @@
  * the stream into a graph) and leaves the output as it was; a good call is
  * exactly one kernel launch at every size; results repeat bit for bit;
  * wk_reduce_to_host and managed memory work. Exits 77 without a device. */
+#include "api/tuning.h"
 #include "api_test_util.h"
 #include "generate.h"
 #include "test_util.h"
@@ -242,6 +243,64 @@ static void test_back_to_back(uint64_t seed)
     free(h);
 }
 
+/* The tiles shape, forced onto inputs small enough for the sanitizers:
+ * one tile a block, several tiles a block, one block, two groups, a head
+ * and a tail. Each result must equal the planned call's, bit
+ * for bit: integer sums and min wrap or pick exactly, arg-max picks the
+ * first largest, and sums of small whole floats are exact in any order. */
+static void test_tiles_shape(uint64_t seed)
+{
+    /* The last size has more tiles than a group holds. */
+    const size_t sizes[] = {1, 2047, 1000003, ((size_t)1 << 25) + 3};
+    const unsigned grids[] = {1, 7, 4097, WK_TILES_MAX_BLOCKS};
+    const struct {
+        wk_dtype dtype;
+        wk_op op;
+        wk_gen_pattern pattern;
+    } kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
+                 {WK_I32, WK_SUM, WK_GEN_UNIFORM},
+                 {WK_F64, WK_ARGMAX, WK_GEN_UNIFORM},
+                 {WK_I64, WK_MIN, WK_GEN_UNIFORM},
+                 {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
+    const size_t most = (((size_t)1 << 25) + 3) * 8 + 16;
+    unsigned char *h = malloc(most), *d, *d_out;
+    if (!h) {
+        wk_expect(&tally, 0, "tiles shape: host memory for the input");
+        return;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d, most));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            const size_t elem = wk_dtype_size(kinds[k].dtype), n = sizes[s];
+            const size_t res = wk_reduce_result_size(kinds[k].dtype, kinds[k].op);
+            /* One element past a 16-byte boundary: a head and a body. */
+            wk_generate(h, n, kinds[k].dtype, kinds[k].pattern, seed ^ (k * 16 + s));
+            CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
+            int ok = wk_reduce(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op, stream) == WK_SUCCESS;
+            unsigned char want[OUT_BYTES], got[OUT_BYTES];
+            CHECK_CUDA(cudaStreamSynchronize(stream));
+            CHECK_CUDA(cudaMemcpy(want, d_out, res, cudaMemcpyDeviceToHost));
+            for (size_t g = 0; g < sizeof grids / sizeof grids[0]; ++g) {
+                CHECK_CUDA(cudaMemset(d_out + OUT_BYTES, POISON, OUT_BYTES));
+                wk_status st = wk_reduce_shaped(ctx, d + elem, d_out + OUT_BYTES, n, kinds[k].dtype, kinds[k].op,
+                                                WK_SHAPE_TILES, grids[g], stream);
+                CHECK_CUDA(cudaStreamSynchronize(stream));
+                CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, res, cudaMemcpyDeviceToHost));
+                char label[160];
+                snprintf(label, sizeof label, "tiles shape, %s %s n=%zu in at most %u blocks: the planned call's bits",
+                         wk_dtype_name(kinds[k].dtype), wk_op_name(kinds[k].op), n, grids[g]);
+                wk_expect(&tally, ok && st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
+            }
+        }
+    wk_status st = wk_reduce_shaped(ctx, d, d_out, 10, WK_F32, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS + 1, stream);
+    wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT, "tiles shape: a grid past the partial slots is rejected");
+    CHECK_CUDA(cudaFree(d));
+    CHECK_CUDA(cudaFree(d_out));
+    free(h);
+}
+
 int main(void)
 {
     int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
@@ -260,6 +319,7 @@ int main(void)
     test_repeatable(seed);
     test_conveniences(seed, d_in);
     test_back_to_back(seed);
+    test_tiles_shape(seed);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

@@ -45,15 +45,16 @@ static void add_specials(case_list *l, wk_dtype d, wk_op op, size_t n)
 
 /* Sizes at the edges of the launch shapes on a device with sm_count SMs
  * (src/reduce/plan.c): the first deep size, the first with two deep rounds,
- * the last deep size, and the first wide size after it; odd by a few
- * elements so that the tail runs too. */
+ * the last deep size, the first wide size after it, and the first tiles
+ * size; odd by a few elements so that the tail runs too. */
 static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
 {
     size_t vec = WK_VECTOR_BYTES / wk_dtype_size(d);
     size_t sms = sm_count > 0 ? (size_t)sm_count : 1;
     size_t wide_round = 2 * sms * WK_WIDE_THREADS * WK_WIDE_UNROLL;
     size_t deep_round = sms * WK_DEEP_BLOCKS_PER_SM * WK_DEEP_THREADS * WK_DEEP_UNROLL;
-    const size_t vectors[] = {wide_round + 1, deep_round + 1, 2 * deep_round, 2 * deep_round + 1};
+    const size_t vectors[] = {wide_round + 1, deep_round + 1, 2 * deep_round, 2 * deep_round + 1,
+                              WK_TILES_FROM_BYTES / WK_VECTOR_BYTES};
     for (size_t k = 0; k < COUNT(vectors); ++k)
         add(l, d, op, vectors[k] * vec + k % 2 * (vec - 1), k, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
 }
