@@ -30,8 +30,8 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
             return snprintf(why, why_size, "tiles grid %u x %u, %u a block", p.grid, p.block, p.tiles_per_block), 0;
         if ((size_t)p.grid * p.tiles_per_block < tiles || (size_t)(p.grid - 1) * p.tiles_per_block >= tiles)
             return snprintf(why, why_size, "%u blocks of %u tiles for %zu tiles", p.grid, p.tiles_per_block, tiles), 0;
-        if (p.grid + WK_TILES_MAX_GROUPS > wk_reduce_partial_slots(sms))
-            return snprintf(why, why_size, "more partials than slots"), 0;
+        if (WK_TILES_MAX_BLOCKS + (p.grid - 1) / WK_TILES_GROUP >= wk_reduce_partial_slots(sms))
+            return snprintf(why, why_size, "a group's partial past the slots"), 0;
         return 1;
     }
     if (p.nvec * WK_VECTOR_BYTES >= WK_TILES_FROM_BYTES)

@@ -243,16 +243,21 @@ static void test_back_to_back(uint64_t seed)
     free(h);
 }
 
-/* The tiles shape, forced onto inputs small enough for the sanitizers:
- * one tile a block, several tiles a block, one block, two groups, a head
- * and a tail. Each result must equal the planned call's, bit
- * for bit: integer sums and min wrap or pick exactly, arg-max picks the
- * first largest, and sums of small whole floats are exact in any order. */
+/* The tiles shape, forced: one tile a block, several tiles a block, one
+ * block, two groups of blocks (the last size), a head and a tail. Each
+ * result must equal the wide shape's, bit for bit: integer sums wrap and
+ * min picks exactly, arg-max picks the first largest, and sums of whole
+ * floats in [-8, 8] stay exact in any order (their partial sums are far
+ * below 2^24 on random data). */
 static void test_tiles_shape(uint64_t seed)
 {
-    /* The last size has more tiles than a group holds. */
-    const size_t sizes[] = {1, 2047, 1000003, ((size_t)1 << 25) + 3};
+    /* The last input: 4101 tiles of 32 KiB, a head of one vector less an
+     * element (the input starts one element past a 16-byte boundary) and a
+     * tail of one element. */
+    const size_t big_vectors = (size_t)(WK_TILES_GROUP + 5) * WK_TILES_THREADS * WK_TILES_VECTORS;
+    const size_t most = (big_vectors + 2) * 16;
     const unsigned grids[] = {1, 7, 4097, WK_TILES_MAX_BLOCKS};
+    const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;
     const struct {
         wk_dtype dtype;
         wk_op op;
@@ -262,7 +267,6 @@ static void test_tiles_shape(uint64_t seed)
                  {WK_F64, WK_ARGMAX, WK_GEN_UNIFORM},
                  {WK_I64, WK_MIN, WK_GEN_UNIFORM},
                  {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
-    const size_t most = (((size_t)1 << 25) + 3) * 8 + 16;
     unsigned char *h = malloc(most), *d, *d_out;
     if (!h) {
         wk_expect(&tally, 0, "tiles shape: host memory for the input");
@@ -270,15 +274,17 @@ static void test_tiles_shape(uint64_t seed)
     }
     CHECK_CUDA(cudaMalloc((void **)&d, most));
     CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+        const size_t elem = wk_dtype_size(kinds[k].dtype), vec = 16 / elem, head = vec - 1;
+        const size_t sizes[] = {1, 2047, 1000003, head + big_vectors * vec + 1};
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-            const size_t elem = wk_dtype_size(kinds[k].dtype), n = sizes[s];
+            const size_t n = sizes[s];
             const size_t res = wk_reduce_result_size(kinds[k].dtype, kinds[k].op);
-            /* One element past a 16-byte boundary: a head and a body. */
             wk_generate(h, n, kinds[k].dtype, kinds[k].pattern, seed ^ (k * 16 + s));
             CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
             CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
-            int ok = wk_reduce(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op, stream) == WK_SUCCESS;
+            int ok = wk_reduce_shaped(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op, WK_SHAPE_WIDE, wide_grid,
+                                      stream) == WK_SUCCESS;
             unsigned char want[OUT_BYTES], got[OUT_BYTES];
             CHECK_CUDA(cudaStreamSynchronize(stream));
             CHECK_CUDA(cudaMemcpy(want, d_out, res, cudaMemcpyDeviceToHost));
@@ -289,11 +295,12 @@ static void test_tiles_shape(uint64_t seed)
                 CHECK_CUDA(cudaStreamSynchronize(stream));
                 CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, res, cudaMemcpyDeviceToHost));
                 char label[160];
-                snprintf(label, sizeof label, "tiles shape, %s %s n=%zu in at most %u blocks: the planned call's bits",
+                snprintf(label, sizeof label, "tiles shape, %s %s n=%zu in at most %u blocks: the wide shape's bits",
                          wk_dtype_name(kinds[k].dtype), wk_op_name(kinds[k].op), n, grids[g]);
                 wk_expect(&tally, ok && st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
             }
         }
+    }
     wk_status st = wk_reduce_shaped(ctx, d, d_out, 10, WK_F32, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS + 1, stream);
     wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT, "tiles shape: a grid past the partial slots is rejected");
     CHECK_CUDA(cudaFree(d));

@@ -53,8 +53,11 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
     size_t sms = sm_count > 0 ? (size_t)sm_count : 1;
     size_t wide_round = 2 * sms * WK_WIDE_THREADS * WK_WIDE_UNROLL;
     size_t deep_round = sms * WK_DEEP_BLOCKS_PER_SM * WK_DEEP_THREADS * WK_DEEP_UNROLL;
-    const size_t vectors[] = {wide_round + 1, deep_round + 1, 2 * deep_round, 2 * deep_round + 1,
-                              WK_TILES_FROM_BYTES / WK_VECTOR_BYTES};
+    /* The tiles size: past a whole group of tiles, so that two groups
+     * combine, and a vector more than the first tiles size, so that a head
+     * does not take the body below it. */
+    const size_t tiles = WK_TILES_FROM_BYTES / WK_VECTOR_BYTES + (size_t)5 * WK_TILES_THREADS * WK_TILES_VECTORS + 1;
+    const size_t vectors[] = {wide_round + 1, deep_round + 1, 2 * deep_round, 2 * deep_round + 1, tiles};
     for (size_t k = 0; k < COUNT(vectors); ++k)
         add(l, d, op, vectors[k] * vec + k % 2 * (vec - 1), k, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
 }
