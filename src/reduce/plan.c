@@ -71,6 +71,12 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
     if (nvec >= WK_TILES_FROM_BYTES / WK_VECTOR_BYTES) {
         wk_plan_reduce_tiles(plan, WK_TILES_MAX_BLOCKS);
+    } else if (nvec > (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL && nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL) {
+        /* Up to 32 KiB: one deep block reads it in one round, with no
+         * ticket and no partial for a last block to read back. */
+        plan->shape = WK_SHAPE_DEEP;
+        plan->block = WK_DEEP_THREADS;
+        plan->grid = 1;
     } else if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;

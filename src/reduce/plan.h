@@ -18,7 +18,8 @@ extern "C" {
  *  - deep: 512-thread blocks, 2 per SM, 4 loads in flight per thread. For
  *    mid sizes (a few MiB) it covers the input in one round with a quarter
  *    of the blocks: fewer tickets to take and partials for the last block
- *    to combine.
+ *    to combine. From 8 to 32 KiB one deep block takes the whole input in
+ *    one round, where wide would need several blocks and a ticket.
  * The grid is capped at blocks-per-SM times the SM count; beyond that each
  * thread loops over the input (grid stride). The ticket protocol never
  * waits on another block, so it needs no block to be resident.

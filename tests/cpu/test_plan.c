@@ -79,6 +79,11 @@ int main(void)
     wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &tiled);
     wk_plan_reduce(0x1000, (size_t)1 << 34, 4, 132, &huge);
     wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
+    wk_reduce_plan one_deep, two_wide;
+    wk_plan_reduce(0x1000, (size_t)1 << 12, 4, 132, &one_deep);
+    wk_plan_reduce(0x1000, ((size_t)1 << 13) + 4, 4, 132, &two_wide);
+    wk_expect(&t, one_deep.grid == 1 && one_deep.shape == WK_SHAPE_DEEP, "16 KiB run in one deep block");
+    wk_expect(&t, two_wide.shape == WK_SHAPE_WIDE && two_wide.grid == 5, "32 KiB and a vector run in 5 wide blocks");
     wk_expect(&t, mid.shape == WK_SHAPE_DEEP && mid.grid == 256, "8 MiB run in one round of 256 deep blocks");
     wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132),
               "just under 128 MiB fills the device with wide blocks");
