@@ -125,7 +125,8 @@ reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan p
     using S = typename R::storage;
     using V = vec<S>;
     using P = typename R::partial;
-    constexpr unsigned tile_vectors = WK_TILES_THREADS * WK_TILES_VECTORS;
+    constexpr int vectors = WK_TILES_VECTORS(V::size);
+    constexpr unsigned tile_vectors = WK_TILES_THREADS * vectors;
     __shared__ P scratch[block_scratch_size];
     __shared__ bool last_block;
     const combiner<R> op;
@@ -139,13 +140,13 @@ reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan p
     const size_t first = (size_t)blockIdx.x * plan.tiles_per_block * tile_vectors + threadIdx.x;
     for (unsigned t = 0; t < plan.tiles_per_block; ++t) {
         const size_t base = first + (size_t)t * tile_vectors;
-        V v[WK_TILES_VECTORS];
+        V v[vectors];
 #pragma unroll
-        for (int u = 0; u < WK_TILES_VECTORS; ++u)
+        for (int u = 0; u < vectors; ++u)
             if (base + u * WK_TILES_THREADS < plan.nvec)
                 v[u] = load_vec(body + base + u * WK_TILES_THREADS);
 #pragma unroll
-        for (int u = 0; u < WK_TILES_VECTORS; ++u)
+        for (int u = 0; u < vectors; ++u)
             if (base + u * WK_TILES_THREADS < plan.nvec)
                 acc = R::fold(acc, v[u].e, body_index + (long long)((base + u * WK_TILES_THREADS) * V::size));
     }
