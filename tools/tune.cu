@@ -125,7 +125,7 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
             }
         }
         {
-            /* The tiles shape: one tile a block, as many blocks as tiles. */
+            /* The tiles shape: one 32 KiB tile a block, as many blocks as tiles. */
             double us = wk::bench::median_us(
                 [&](long long) {
                     return wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS,

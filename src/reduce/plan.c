@@ -27,7 +27,7 @@ size_t wk_reduce_partial_slots(int sm_count)
 
 void wk_plan_reduce_tiles(wk_reduce_plan *plan, unsigned max_grid)
 {
-    size_t tiles = ceil_div(plan->nvec, (size_t)WK_TILES_THREADS * WK_TILES_VECTORS(plan->vec_elems));
+    size_t tiles = ceil_div(plan->nvec, (size_t)WK_TILES_THREADS * WK_TILES_VECTORS);
     if (tiles < 1)
         tiles = 1;
     size_t cap = max_grid < 1 ? 1 : max_grid > WK_TILES_MAX_BLOCKS ? WK_TILES_MAX_BLOCKS : max_grid;
@@ -69,7 +69,7 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     size_t deep_cap = sms * WK_DEEP_BLOCKS_PER_SM;
     size_t deep_round = deep_cap * WK_DEEP_THREADS * WK_DEEP_UNROLL;
     size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
-    if (nvec >= WK_TILES_FROM_BYTES / WK_VECTOR_BYTES) {
+    if (nvec >= WK_TILES_FROM_BYTES(vec_elems) / WK_VECTOR_BYTES) {
         wk_plan_reduce_tiles(plan, WK_TILES_MAX_BLOCKS);
     } else if (nvec > (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL && nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL) {
         /* Up to 32 KiB: one deep block reads it in one round, with no
@@ -96,7 +96,7 @@ size_t wk_reduce_plan_depth(const wk_reduce_plan *plan)
          * head and a tail element too; then the block's tree, the group's
          * partials (WK_TILES_GROUP / block a thread) and its tree, and the
          * groups' partials and a last tree. */
-        size_t per_thread = (size_t)plan->tiles_per_block * WK_TILES_VECTORS(plan->vec_elems) * plan->vec_elems + 2;
+        size_t per_thread = (size_t)plan->tiles_per_block * WK_TILES_VECTORS * plan->vec_elems + 2;
         size_t tree = ceil_log2(plan->block);
         size_t groups = ceil_div(plan->grid, WK_TILES_GROUP);
         return per_thread + tree + ceil_div(WK_TILES_GROUP, plan->block) + tree + ceil_div(groups, plan->block) +

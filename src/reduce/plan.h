@@ -25,9 +25,9 @@ extern "C" {
  * waits on another block, so it needs no block to be resident.
  *  - tiles: from WK_TILES_FROM_BYTES of input, a grid that covers the input
  *    once: each 256-thread block reads one tile of 8 vectors a thread
- *    (32 KiB; 4 vectors, 16 KiB, for 8-byte elements: docs/reduce.md), every
- *    load in flight at once, and blocks that start in order
- *    read the input as a moving window. The blocks' partials are combined
+ *    (32 KiB), all 8 loads in flight at once (two rounds of 4 for 8-byte
+ *    elements: docs/reduce.md), and blocks that start in order read the
+ *    input as a moving window. The blocks' partials are combined
  *    in groups of WK_TILES_GROUP by each group's last block, then by the
  *    last group's. Past WK_TILES_MAX_BLOCKS tiles, each block takes several
  *    consecutive ones. */
@@ -38,12 +38,14 @@ extern "C" {
 #define WK_DEEP_BLOCKS_PER_SM 2
 #define WK_DEEP_UNROLL 4
 #define WK_TILES_THREADS 256
-/* Vectors a thread reads per tile, by elements per 16-byte vector. */
-#define WK_TILES_VECTORS(vec_elems) ((vec_elems) <= 2 ? 4u : 8u)
+#define WK_TILES_VECTORS 8
+/* Loads a thread of the tiles shape has in flight, by elements per vector. */
+#define WK_TILES_IN_FLIGHT(vec_elems) ((vec_elems) <= 2 ? 4 : 8)
 #define WK_TILES_GROUP 4096
 #define WK_TILES_MAX_BLOCKS (1u << 17)
 #define WK_TILES_MAX_GROUPS (WK_TILES_MAX_BLOCKS / WK_TILES_GROUP)
-#define WK_TILES_FROM_BYTES ((size_t)128 << 20)
+/* The tiles shape from 256 MiB of input, 512 MiB of 8-byte elements. */
+#define WK_TILES_FROM_BYTES(vec_elems) ((size_t)((vec_elems) <= 2 ? 512 : 256) << 20)
 #define WK_VECTOR_BYTES 16
 
 typedef enum wk_reduce_shape { WK_SHAPE_WIDE = 0, WK_SHAPE_DEEP = 1, WK_SHAPE_TILES = 2 } wk_reduce_shape;

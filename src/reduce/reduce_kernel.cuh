@@ -113,7 +113,8 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
 }
 
 /* The tiles shape (plan.h): each block reads its tiles with every load of a
- * tile in flight at once, block 0 the scalar head and tail too. The last
+ * tile in flight at once (two rounds for 8-byte elements), block 0 the
+ * scalar head and tail too. The last
  * block of each group of WK_TILES_GROUP combines the group's partials in
  * block order, and the last group's the groups' partials in group order:
  * the order of every combination depends only on n and the alignment. */
@@ -125,8 +126,10 @@ reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan p
     using S = typename R::storage;
     using V = vec<S>;
     using P = typename R::partial;
-    constexpr int vectors = WK_TILES_VECTORS(V::size);
-    constexpr unsigned tile_vectors = WK_TILES_THREADS * vectors;
+    constexpr int in_flight = WK_TILES_IN_FLIGHT(V::size);
+    constexpr unsigned tile_vectors = WK_TILES_THREADS * WK_TILES_VECTORS;
+    constexpr unsigned round_vectors = WK_TILES_THREADS * in_flight;
+    static_assert(WK_TILES_VECTORS % in_flight == 0, "a tile is whole rounds of loads");
     __shared__ P scratch[block_scratch_size];
     __shared__ bool last_block;
     const combiner<R> op;
@@ -138,15 +141,16 @@ reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan p
     const V *body = reinterpret_cast<const V *>(in + plan.head);
     const long long body_index = (long long)plan.head;
     const size_t first = (size_t)blockIdx.x * plan.tiles_per_block * tile_vectors + threadIdx.x;
-    for (unsigned t = 0; t < plan.tiles_per_block; ++t) {
-        const size_t base = first + (size_t)t * tile_vectors;
-        V v[vectors];
+    const unsigned rounds = plan.tiles_per_block * (WK_TILES_VECTORS / in_flight);
+    for (unsigned r = 0; r < rounds; ++r) {
+        const size_t base = first + (size_t)r * round_vectors;
+        V v[in_flight];
 #pragma unroll
-        for (int u = 0; u < vectors; ++u)
+        for (int u = 0; u < in_flight; ++u)
             if (base + u * WK_TILES_THREADS < plan.nvec)
                 v[u] = load_vec(body + base + u * WK_TILES_THREADS);
 #pragma unroll
-        for (int u = 0; u < vectors; ++u)
+        for (int u = 0; u < in_flight; ++u)
             if (base + u * WK_TILES_THREADS < plan.nvec)
                 acc = R::fold(acc, v[u].e, body_index + (long long)((base + u * WK_TILES_THREADS) * V::size));
     }

@@ -22,9 +22,9 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
     if (p.shape == WK_SHAPE_TILES) {
         /* Tiles: from WK_TILES_FROM_BYTES of body, a grid that covers every
          * vector once within the partial slots. */
-        size_t tile = (size_t)WK_TILES_THREADS * WK_TILES_VECTORS(p.vec_elems);
+        size_t tile = (size_t)WK_TILES_THREADS * WK_TILES_VECTORS;
         size_t tiles = (p.nvec + tile - 1) / tile;
-        if (p.nvec * WK_VECTOR_BYTES < WK_TILES_FROM_BYTES)
+        if (p.nvec * WK_VECTOR_BYTES < WK_TILES_FROM_BYTES(p.vec_elems))
             return snprintf(why, why_size, "tiles for a small input"), 0;
         if (p.block != WK_TILES_THREADS || p.grid < 1 || p.grid > WK_TILES_MAX_BLOCKS || p.tiles_per_block < 1)
             return snprintf(why, why_size, "tiles grid %u x %u, %u a block", p.grid, p.block, p.tiles_per_block), 0;
@@ -34,7 +34,7 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
             return snprintf(why, why_size, "a group's partial past the slots"), 0;
         return 1;
     }
-    if (p.nvec * WK_VECTOR_BYTES >= WK_TILES_FROM_BYTES)
+    if (p.nvec * WK_VECTOR_BYTES >= WK_TILES_FROM_BYTES(p.vec_elems))
         return snprintf(why, why_size, "a large input without tiles"), 0;
     if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
         return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
@@ -72,13 +72,14 @@ int main(void)
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 3, 132, &p) == -1, "an element size that does not divide 16 is refused");
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
-    wk_reduce_plan small, mid, big, tiled, tiled64, huge;
+    wk_reduce_plan small, mid, big, tiled, tiled64, wide64, huge;
     wk_plan_reduce(0x1000, 1000, 4, 132, &small);
     wk_plan_reduce(0x1000, (size_t)1 << 20, 8, 132, &mid);
     wk_plan_reduce(0x1000, ((size_t)1 << 25) - 4, 4, 132, &big);
     wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &tiled);
     wk_plan_reduce(0x1000, (size_t)1 << 34, 4, 132, &huge);
-    wk_plan_reduce(0x1000, (size_t)1 << 29, 8, 132, &tiled64);
+    wk_plan_reduce(0x1000, (size_t)1 << 26, 8, 132, &tiled64);
+    wk_plan_reduce(0x1000, ((size_t)1 << 26) - 2, 8, 132, &wide64);
     wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
     wk_reduce_plan one_deep, two_wide;
     wk_plan_reduce(0x1000, (size_t)1 << 12, 4, 132, &one_deep);
@@ -92,14 +93,15 @@ int main(void)
               "4 GiB run in 2^17 blocks of one 32 KiB tile");
     wk_expect(&t, huge.shape == WK_SHAPE_TILES && huge.grid == 1u << 17 && huge.tiles_per_block == 16,
               "64 GiB run in 2^17 blocks of 16 tiles");
-    wk_expect(&t, tiled64.shape == WK_SHAPE_TILES && tiled64.grid == 1u << 17 && tiled64.tiles_per_block == 2,
-              "4 GiB of doubles run in 2^17 blocks of two 16 KiB tiles");
+    wk_expect(&t, tiled64.shape == WK_SHAPE_TILES && tiled64.grid == 1u << 14 && tiled64.tiles_per_block == 1,
+              "512 MiB of doubles run in 2^14 blocks of one tile");
+    wk_expect(&t, wide64.shape == WK_SHAPE_WIDE, "doubles just under 512 MiB run wide");
     wk_expect(&t, wk_reduce_plan_depth(&big) > wk_reduce_plan_depth(&small), "depth grows with the work per thread");
     /* 2^25 floats over 132 * blocks_per_sm * 256 threads: each thread folds
      * at least n / threads elements, so the bound must be at least that. */
     size_t threads = (size_t)big.grid * big.block;
     wk_expect(&t, wk_reduce_plan_depth(&big) >= (((size_t)1 << 25) - 4) / threads, "depth covers each thread's share");
-    wk_expect(&t, wk_reduce_plan_depth(&huge) >= 16 * WK_TILES_VECTORS(4) * 4, "tiles: depth covers each thread's tiles");
+    wk_expect(&t, wk_reduce_plan_depth(&huge) >= 16 * WK_TILES_VECTORS * 4, "tiles: depth covers each thread's tiles");
 
     wk_reduce_plan forced;
     wk_plan_reduce(0x1000, 1000003, 4, 132, &forced);

@@ -251,10 +251,10 @@ static void test_back_to_back(uint64_t seed)
  * below 2^24 on random data). */
 static void test_tiles_shape(uint64_t seed)
 {
-    /* The last input: 4101 tiles of 32 KiB (8202 of 16 KiB for 8-byte
-     * elements), a head of one vector less an element (the input starts one
-     * element past a 16-byte boundary) and a tail of one element. */
-    const size_t big_vectors = (size_t)(WK_TILES_GROUP + 5) * WK_TILES_THREADS * WK_TILES_VECTORS(4);
+    /* The last input: 4101 tiles of 32 KiB, a head of one vector less an
+     * element (the input starts one element past a 16-byte boundary) and a
+     * tail of one element. */
+    const size_t big_vectors = (size_t)(WK_TILES_GROUP + 5) * WK_TILES_THREADS * WK_TILES_VECTORS;
     const size_t most = (big_vectors + 2) * 16;
     const unsigned grids[] = {1, 7, 4097, WK_TILES_MAX_BLOCKS};
     const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;

@@ -57,7 +57,7 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
     /* The tiles size: past a whole group of tiles, so that two groups
      * combine, and a vector more than the first tiles size, so that a head
      * does not take the body below it. */
-    const size_t tiles = WK_TILES_FROM_BYTES / WK_VECTOR_BYTES + (size_t)5 * WK_TILES_THREADS * WK_TILES_VECTORS(vec) + 1;
+    const size_t tiles = WK_TILES_FROM_BYTES(vec) / WK_VECTOR_BYTES + (size_t)5 * WK_TILES_THREADS * WK_TILES_VECTORS + 1;
     const size_t one_deep = (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL; /* the most one deep block takes */
     const size_t vectors[] = {(size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL + 1, one_deep, one_deep + 1, wide_round + 1,
                               deep_round + 1, 2 * deep_round, 2 * deep_round + 1, tiles};
