@@ -63,13 +63,28 @@ __device__ inline void scan_chunk(const Team &team, const vec<S> &x, int valid, 
     carry = op(carry, chunk_total);
 }
 
+/* What scan_range folds beside its scan from the same loads: nothing, or
+ * each lane's elements in the order fold_range folds them (fold.cuh: the
+ * head element, the vectors rank, rank + 32, ..., the tail element), so
+ * that the lanes' partials combined give fold_range's bits. */
+struct no_total {
+    template <class S> __device__ void element(S, long long) {}
+    template <class V> __device__ void vector(const V &, long long) {}
+};
+template <class R> struct lane_total {
+    typename R::partial acc = R::identity();
+    __device__ void element(typename R::storage x, long long index) { acc = R::combine(acc, R::element(x, index)); }
+    __device__ void vector(const vec<typename R::storage> &x, long long index) { acc = R::fold(acc, x.e, index); }
+};
+
 /* Scans in[begin .. end) into out[begin .. end) with the team, starting
  * from `carry`: a scalar chunk up to the input's 16-byte boundary, chunks of
  * a vector per lane (Unroll chunks loaded before the first is scanned), a
- * scalar chunk for the tail. */
-template <bool Exclusive, class S, class Op, class Team>
+ * scalar chunk for the tail. `total` folds the lane's elements beside, with
+ * indices counted from `origin`. */
+template <bool Exclusive, class S, class Op, class Team, class Total>
 __device__ inline void scan_range(const Team &team, const S *in, S *out, long long begin, long long end,
-                                  typename carried<S, Op>::type carry, Op op)
+                                  typename carried<S, Op>::type carry, Op op, Total &total, long long origin)
 {
     using C = carried<S, Op>;
     using V = vec<S>;
@@ -90,6 +105,8 @@ __device__ inline void scan_range(const Team &team, const S *in, S *out, long lo
     for (long long done = 0; done < head; done += lanes) { /* lanes >= vector size: one round */
         const long long k = done + rank;
         x.e[0] = k < head ? in[begin + k] : S();
+        if (k < head)
+            total.element(x.e[0], begin + k - origin);
         scan_chunk<Exclusive, C>(team, x, k < head ? 1 : 0, out + begin + k, false, carry, op);
     }
     pos = begin + head;
@@ -109,6 +126,8 @@ __device__ inline void scan_range(const Team &team, const S *in, S *out, long lo
             if (chunk >= nvec)
                 break; /* the same for every lane */
             const long long i = chunk + rank;
+            if (i < nvec)
+                total.vector(xs[u], pos + i * V::size - origin);
             scan_chunk<Exclusive, C>(team, xs[u], i < nvec ? V::size : 0, out + pos + i * V::size, vector_store,
                                      carry, op);
         }
@@ -117,8 +136,18 @@ __device__ inline void scan_range(const Team &team, const S *in, S *out, long lo
     for (long long done = 0; pos + done < end; done += lanes) {
         const long long k = pos + done + rank;
         x.e[0] = k < end ? in[k] : S();
+        if (k < end)
+            total.element(x.e[0], k - origin);
         scan_chunk<Exclusive, C>(team, x, k < end ? 1 : 0, out + k, false, carry, op);
     }
+}
+
+template <bool Exclusive, class S, class Op, class Team>
+__device__ inline void scan_range(const Team &team, const S *in, S *out, long long begin, long long end,
+                                  typename carried<S, Op>::type carry, Op op)
+{
+    no_total none;
+    scan_range<Exclusive>(team, in, out, begin, end, carry, op, none, begin);
 }
 
 template <class S, class Op, bool Exclusive> __device__ inline typename carried<S, Op>::type scan_start(const wk_value &init, Op op)
@@ -220,7 +249,8 @@ __device__ inline void wait_for_count(unsigned *counter, unsigned want)
 /* A long segment scanned by one warp, piece by piece in order, each piece
  * from the totals of the pieces before it folded as the second pass folds
  * them: the same bits whether or not the segment found room on the board.
- * A piece's total is taken before its scan, which may overwrite it. */
+ * A piece's total (warp_piece's bits) is folded from the loads that scan
+ * it, so the segment is read once. */
 template <bool Exclusive, class R, class S, class Op, class Team>
 __device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, long long lo, long long hi,
                                       typename R::partial carry, Op op)
@@ -232,10 +262,14 @@ __device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, lon
     }
     const long long len = piece_length<S, scan_cut>(hi - lo);
     for (long long q = 0; q < count; ++q) {
-        const typename R::partial total = q + 1 < count ? warp_piece<R, scan_cut>(in, lo, hi, q) : R::identity();
-        const long long b = lo + q * len;
-        scan_range<Exclusive>(team, in, out, b, b + len < hi ? b + len : hi, carry, op);
-        carry = op(carry, total);
+        const long long b = lo + q * len, e = b + len < hi ? b + len : hi;
+        if (q + 1 == count) {
+            scan_range<Exclusive>(team, in, out, b, e, carry, op);
+            break;
+        }
+        lane_total<R> total;
+        scan_range<Exclusive>(team, in, out, b, e, carry, op, total, lo);
+        carry = op(carry, group_allreduce<R, 32>(total.acc));
     }
 }
 
