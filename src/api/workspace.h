@@ -31,7 +31,7 @@ extern "C" {
 /* What one call uses; valid from wk_workspace_acquire to _release. */
 typedef struct wk_workspace_use {
     struct wk_workspace *ws;
-    void *partials;      /* reduce: max_grid partial-result slots */
+    void *partials;      /* reduce: wk_reduce_partial_slots() slots */
     unsigned *ticket;    /* reduce: last-block ticket (tiles: and the groups') */
     void *result;        /* device result slot of wk_reduce_to_host */
     wk_tile_slots slots; /* scan and select: tile-status words      */

@@ -114,10 +114,10 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
 
 /* The tiles shape (plan.h): each block reads its tiles with every load of a
  * tile in flight at once (two rounds for 8-byte elements), block 0 the
- * scalar head and tail too. The last
- * block of each group of WK_TILES_GROUP combines the group's partials in
- * block order, and the last group's the groups' partials in group order:
- * the order of every combination depends only on n and the alignment. */
+ * scalar head and tail too. The last block of each group of WK_TILES_GROUP
+ * combines the group's partials (each thread a stride of them, then the
+ * block's tree), and the last group's the groups' partials: the order of
+ * every combination depends only on n and the alignment. */
 template <class R>
 __global__ void __launch_bounds__(WK_TILES_THREADS)
 reduce_tiles_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out,
