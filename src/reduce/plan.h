@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* Two launch shapes, chosen by size (docs/reduce.md):
+/* Three launch shapes, chosen by size (docs/reduce.md):
  *  - wide: 256-thread blocks, 8 per SM (full occupancy), 2 16-byte loads in
  *    flight per thread. Best for large inputs, and for small ones, where it
  *    spreads a few blocks over many SMs.
@@ -20,17 +20,17 @@ extern "C" {
  *    of the blocks: fewer tickets to take and partials for the last block
  *    to combine. From 8 to 32 KiB one deep block takes the whole input in
  *    one round, where wide would need several blocks and a ticket.
- * The grid is capped at blocks-per-SM times the SM count; beyond that each
- * thread loops over the input (grid stride). The ticket protocol never
- * waits on another block, so it needs no block to be resident.
  *  - tiles: from WK_TILES_FROM_BYTES of input, a grid that covers the input
  *    once: each 256-thread block reads one tile of 8 vectors a thread
  *    (32 KiB), all 8 loads in flight at once (two rounds of 4 for 8-byte
- *    elements: docs/reduce.md), and blocks that start in order read the
- *    input as a moving window. The blocks' partials are combined
- *    in groups of WK_TILES_GROUP by each group's last block, then by the
- *    last group's. Past WK_TILES_MAX_BLOCKS tiles, each block takes several
- *    consecutive ones. */
+ *    elements), and blocks that start in order read the input as a moving
+ *    window. The blocks' partials are combined in groups of WK_TILES_GROUP
+ *    by each group's last block, then by the last group's. Past
+ *    WK_TILES_MAX_BLOCKS tiles, each block takes several consecutive ones.
+ * Wide and deep grids are capped at blocks-per-SM times the SM count;
+ * beyond that each thread loops over the input (grid stride). The ticket
+ * protocol never waits on another block, so it needs no block to be
+ * resident. */
 #define WK_WIDE_THREADS 256
 #define WK_WIDE_BLOCKS_PER_SM 8
 #define WK_WIDE_UNROLL 2
