@@ -20,6 +20,7 @@ extern "C" {
 #define WK_REPRO_TEST_THREADS 64
 #define WK_REPRO_TEST_UNROLL 1
 #define WK_REPRO_PARTIAL_BYTES 64
+#define WK_REPRO_SPREAD_ROUNDS 4
 
 /* What a launch writes: the partial itself, or the sum rounded to a dtype
  * (the values are binned.h's format codes). */
@@ -40,8 +41,9 @@ typedef struct wk_repro_launch {
     cudaStream_t stream;
 } wk_repro_launch;
 
-/* Blocks for a body of nvec 16-byte vectors: one round of the shape's loads,
- * capped at WK_REPRO_BLOCKS_PER_SM per SM. */
+/* Blocks for a body of nvec 16-byte vectors: one round of the shape's loads
+ * each, capped at one block per SM up to WK_REPRO_SPREAD_ROUNDS rounds per
+ * thread and at WK_REPRO_BLOCKS_PER_SM per SM above (docs/repro.md). */
 unsigned wk_repro_grid(size_t nvec, int sm_count);
 
 cudaError_t wk_repro_launch_f32(const wk_repro_launch *launch);

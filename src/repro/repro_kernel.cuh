@@ -240,27 +240,33 @@ __device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops, bool war
     return p;
 }
 
-/* The warp's canonical partial, in every lane: the lanes share a top, so
- * they add their working forms. */
-__device__ inline wk_rp lane_partial(lane_sum &s, uint32_t sign_mask)
+/* The warp's canonical partial, in every lane: each lane turns its bins
+ * into whole units once (below 2^51 each, so 32 lanes' sums stay far from
+ * overflow), and the lanes, which share a top, add integers. */
+__device__ inline wk_rp lane_partial(const lane_sum &s, uint32_t sign_mask)
 {
+    wk_rp p;
+    p.top = s.top;
+    p.reserved = 0;
 #pragma unroll
-    for (int m = 16; m >= 1; m >>= 1) {
-        wk_rp_work other;
+    for (int k = 0; k < WK_RP_FOLD; ++k) {
+        p.hi[k] = s.work.carry[k];
+        p.lo[k] = wk_rp_units(s.work.bin[k], s.top - k);
+    }
+#pragma unroll
+    for (int m = 16; m >= 1; m >>= 1)
 #pragma unroll
         for (int k = 0; k < WK_RP_FOLD; ++k) {
-            other.bin[k] = __shfl_xor_sync(all_lanes, s.work.bin[k], m);
-            other.carry[k] = __shfl_xor_sync(all_lanes, (long long)s.work.carry[k], m);
+            p.hi[k] += __shfl_xor_sync(all_lanes, (long long)p.hi[k], m);
+            p.lo[k] += __shfl_xor_sync(all_lanes, (long long)p.lo[k], m);
         }
-        wk_rp_work_add(&s.work, &other, s.top);
-    }
     uint32_t flags = __reduce_or_sync(all_lanes, s.flags);
     uint32_t signs = __reduce_and_sync(all_lanes, s.sign_and);
     /* Some element had its sign clear unless every sign bit stayed set. */
     if ((signs & sign_mask) != sign_mask)
         flags |= WK_RP_NONNEGATIVE;
-    wk_rp p;
-    wk_rp_from_work(&p, &s.work, s.top, flags);
+    p.flags = flags;
+    wk_rp_normalize(&p);
     return p;
 }
 
@@ -299,7 +305,17 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
     const size_t threads = (size_t)gridDim.x * Threads;
     const unsigned lane = threadIdx.x & 31;
 
-    /* The scalar head and tail: the first warp of block 0, a lane each. */
+    /* The body, warp by warp: full rounds while the warp's last lane is in
+     * range, then rounds with missing vectors. */
+    const uint4 *body = reinterpret_cast<const uint4 *>(element_at<E>(in, plan.head));
+    size_t i = thread;
+    const size_t warp_last = 31 - lane;
+    for (; i + warp_last + (Unroll - 1) * threads < plan.nvec; i += Unroll * threads)
+        add_full_vectors<E, Unroll>(s, body, i, threads);
+    for (; i - lane < plan.nvec; i += Unroll * threads)
+        add_vectors<E, Unroll>(s, body, i, threads, plan.nvec);
+    /* The scalar head and tail: the first warp of block 0, a lane each, after
+     * its body (here they cost the body loop no registers). */
     if (blockIdx.x == 0 && threadIdx.x < 32) {
         typename E::raw r[1];
         for (size_t base = 0; base < plan.head; base += 32) {
@@ -313,15 +329,6 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
         }
     }
 
-    /* The body, warp by warp: full rounds while the warp's last lane is in
-     * range, then rounds with missing vectors. */
-    const uint4 *body = reinterpret_cast<const uint4 *>(element_at<E>(in, plan.head));
-    size_t i = thread;
-    const size_t warp_last = 31 - lane;
-    for (; i + warp_last + (Unroll - 1) * threads < plan.nvec; i += Unroll * threads)
-        add_full_vectors<E, Unroll>(s, body, i, threads);
-    for (; i - lane < plan.nvec; i += Unroll * threads)
-        add_vectors<E, Unroll>(s, body, i, threads, plan.nvec);
     allow_next_kernel();
 
     wk_rp p = lane_partial(s, E::sign_mask);
