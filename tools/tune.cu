@@ -138,12 +138,29 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
             std::snprintf(setting, sizeof setting, "tiles x %u, grid %6u", WK_TILES_THREADS, tiled.grid);
             trials.push_back({"12", setting, us, plan.shape == WK_SHAPE_TILES});
         }
+        if (wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_CLUSTER, WK_CLUSTER_BLOCKS, s) ==
+            WK_SUCCESS) {
+            /* The cluster shape, on devices that launch clusters. */
+            double us = wk::bench::median_us(
+                [&](long long) {
+                    return wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_CLUSTER,
+                                            WK_CLUSTER_BLOCKS, s) == WK_SUCCESS;
+                },
+                o->repeats, s);
+            char setting[64];
+            std::snprintf(setting, sizeof setting, "cluster %u x %u", WK_CLUSTER_BLOCKS, WK_CLUSTER_THREADS);
+            trials.push_back({"12", setting, us, plan.shape == WK_SHAPE_CLUSTER});
+        }
         double planned_us = wk::bench::median_us(
             [&](long long) { return wk_reduce(ctx, d_in, d_result, n, dtype, WK_SUM, s) == WK_SUCCESS; }, o->repeats,
             s);
         char setting[64];
         std::snprintf(setting, sizeof setting, "as planned: %s, grid %u",
-                      plan.shape == WK_SHAPE_DEEP ? "deep" : plan.shape == WK_SHAPE_TILES ? "tiles" : "wide", plan.grid);
+                      plan.shape == WK_SHAPE_DEEP      ? "deep"
+                      : plan.shape == WK_SHAPE_TILES   ? "tiles"
+                      : plan.shape == WK_SHAPE_CLUSTER ? "cluster"
+                                                       : "wide",
+                      plan.grid);
         trials.push_back({"12", setting, planned_us, true});
 
         for (const trial &t : trials)

@@ -73,6 +73,8 @@ extern "C" wk_status wk_create(wk_context **out, int device)
             err = cudaDeviceGetAttribute(&c->cc_major, cudaDevAttrComputeCapabilityMajor, device);
         if (err == cudaSuccess)
             err = cudaDeviceGetAttribute(&c->shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&c->cluster_launch, cudaDevAttrClusterLaunch, device);
         if (err != cudaSuccess)
             status = wk_cuda_fail(err, "reading the device attributes");
     }

@@ -14,6 +14,7 @@ struct wk_context {
     int sm_count;
     int cc_major;          /* compute capability, major number            */
     int shared_per_block;  /* most shared memory a block may opt in to    */
+    int cluster_launch;    /* launches thread-block clusters (sm_90 on)   */
     unsigned max_grid;     /* most blocks a reduce launches               */
     struct wk_workspaces *workspaces; /* one per stream in use: workspace.h */
 };

@@ -69,9 +69,18 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
     l.stream = stream;
     /* With no elements the pointer is never read, and need not be aligned. */
     uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
-    if (wk_plan_reduce(address, n, wk_dtype_size(dtype), ctx->sm_count, &l.plan) != 0)
+    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
-    if (forced && forced->shape == WK_SHAPE_TILES) {
+    if (forced && forced->shape == WK_SHAPE_CLUSTER) {
+        if (!ctx->cluster_launch)
+            return wk_fail(WK_ERROR_UNSUPPORTED, "%s: this device does not launch thread-block clusters", fn);
+        if (forced->grid != WK_CLUSTER_BLOCKS)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: the cluster shape runs %u blocks, not %u", fn,
+                           WK_CLUSTER_BLOCKS, forced->grid);
+        l.plan.shape = WK_SHAPE_CLUSTER;
+        l.plan.block = WK_CLUSTER_THREADS;
+        l.plan.grid = WK_CLUSTER_BLOCKS;
+    } else if (forced && forced->shape == WK_SHAPE_TILES) {
         if (forced->grid < 1 || forced->grid > WK_TILES_MAX_BLOCKS)
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: grid %u is outside 1 to %u", fn, forced->grid,
                            WK_TILES_MAX_BLOCKS);

@@ -14,7 +14,8 @@ extern "C" {
  * `grid` blocks: for wide and deep, 1 to the shape's blocks per SM times
  * the SM count; for tiles, at most `grid` blocks (1 to
  * WK_TILES_MAX_BLOCKS), each taking as many consecutive tiles as that
- * needs. */
+ * needs; for cluster, WK_CLUSTER_BLOCKS, on a device that launches
+ * clusters. */
 wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                            wk_reduce_shape shape, unsigned grid, cudaStream_t stream);
 

@@ -45,8 +45,8 @@ static unsigned blocks_for(size_t nvec, size_t threads, size_t unroll, size_t ca
     return (unsigned)(wanted < 1 ? 1 : wanted > cap ? cap : wanted);
 }
 
-int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
-                   wk_reduce_plan *plan)
+int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count, int clusters_ok,
+                       wk_reduce_plan *plan)
 {
     if (!plan || elem_size == 0 || WK_VECTOR_BYTES % elem_size != 0 || addr % elem_size != 0)
         return -1;
@@ -77,6 +77,13 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;
         plan->grid = 1;
+    } else if (clusters_ok && nvec > (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL &&
+               nvec <= (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL) {
+        /* Up to 512 KiB: one cluster reads it in one round and combines
+         * its blocks' partials in shared memory. */
+        plan->shape = WK_SHAPE_CLUSTER;
+        plan->block = WK_CLUSTER_THREADS;
+        plan->grid = WK_CLUSTER_BLOCKS;
     } else if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;
@@ -87,6 +94,11 @@ int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
         plan->grid = blocks_for(nvec, WK_WIDE_THREADS, WK_WIDE_UNROLL, sms * WK_WIDE_BLOCKS_PER_SM);
     }
     return 0;
+}
+
+int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count, wk_reduce_plan *plan)
+{
+    return wk_plan_reduce_for(addr, n, elem_size, sm_count, 1, plan);
 }
 
 size_t wk_reduce_plan_depth(const wk_reduce_plan *plan)
@@ -106,8 +118,11 @@ size_t wk_reduce_plan_depth(const wk_reduce_plan *plan)
     /* Each thread folds its vectors' elements one by one, plus at most one
      * head and one tail element. */
     size_t per_thread = ceil_div(plan->nvec, threads) * plan->vec_elems + 2;
-    /* Block tree, then the last block folds the partials and runs its tree. */
     size_t block_tree = ceil_log2(plan->block);
+    /* Block tree, then the first block folds the blocks' partials in order. */
+    if (plan->shape == WK_SHAPE_CLUSTER)
+        return per_thread + block_tree + plan->grid + 1;
+    /* Block tree, then the last block folds the partials and runs its tree. */
     size_t partials = ceil_div(plan->grid, plan->block);
     return per_thread + block_tree + partials + block_tree + 1;
 }

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* Three launch shapes, chosen by size (docs/reduce.md):
+/* Four launch shapes, chosen by size (docs/reduce.md):
  *  - wide: 256-thread blocks, 8 per SM (full occupancy), 2 16-byte loads in
  *    flight per thread. Best for large inputs, and for small ones, where it
  *    spreads a few blocks over many SMs.
@@ -20,6 +20,10 @@ extern "C" {
  *    of the blocks: fewer tickets to take and partials for the last block
  *    to combine. From 8 to 32 KiB one deep block takes the whole input in
  *    one round, where wide would need several blocks and a ticket.
+ *  - cluster: from 32 to 512 KiB, one cluster of 8 blocks of 1024 threads
+ *    (sm_90 and later) reads the input in one round of 4 loads a thread;
+ *    the blocks hand their partials to the first block through distributed
+ *    shared memory, so no ticket and no partial in global memory.
  *  - tiles: from WK_TILES_FROM_BYTES of input, a grid that covers the input
  *    once: each 256-thread block reads one tile of 8 vectors a thread
  *    (32 KiB), all 8 loads in flight at once (two rounds of 4 for 8-byte
@@ -37,6 +41,9 @@ extern "C" {
 #define WK_DEEP_THREADS 512
 #define WK_DEEP_BLOCKS_PER_SM 2
 #define WK_DEEP_UNROLL 4
+#define WK_CLUSTER_BLOCKS 8
+#define WK_CLUSTER_THREADS 1024
+#define WK_CLUSTER_UNROLL 4
 #define WK_TILES_THREADS 256
 #define WK_TILES_VECTORS 8
 /* Loads a thread of the tiles shape has in flight, by elements per vector. */
@@ -48,7 +55,12 @@ extern "C" {
 #define WK_TILES_FROM_BYTES(vec_elems) ((size_t)((vec_elems) <= 2 ? 512 : 256) << 20)
 #define WK_VECTOR_BYTES 16
 
-typedef enum wk_reduce_shape { WK_SHAPE_WIDE = 0, WK_SHAPE_DEEP = 1, WK_SHAPE_TILES = 2 } wk_reduce_shape;
+typedef enum wk_reduce_shape {
+    WK_SHAPE_WIDE = 0,
+    WK_SHAPE_DEEP = 1,
+    WK_SHAPE_TILES = 2,
+    WK_SHAPE_CLUSTER = 3
+} wk_reduce_shape;
 
 typedef struct wk_reduce_plan {
     size_t head;       /* scalar elements before the first 16-byte boundary   */
@@ -62,8 +74,14 @@ typedef struct wk_reduce_plan {
 } wk_reduce_plan;
 
 /* Plans a reduce of n elements of elem_size bytes starting at address addr
- * (which must be a multiple of elem_size) on a device with sm_count SMs.
+ * (which must be a multiple of elem_size) on a device with sm_count SMs,
+ * which launches thread-block clusters when clusters_ok is nonzero.
  * Returns 0 on success, -1 for bad arguments. */
+int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count, int clusters_ok,
+                       wk_reduce_plan *plan);
+
+/* The same on sm_90 and later, the GPUs the library is built for: the plan
+ * of the library's reduces there. */
 int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
                    wk_reduce_plan *plan);
 

@@ -18,7 +18,9 @@
 #include "reducers.cuh"
 #include "warpkit/block.cuh"
 
+#include <cooperative_groups.h>
 #include <cuda/atomic>
+#include <utility>
 
 namespace wk {
 namespace reduce {
@@ -51,8 +53,18 @@ __device__ inline typename R::partial fold_thread_share(const typename R::storag
         for (int u = 0; u < Unroll; ++u)
             acc = R::fold(acc, v[u].e, body_index + (long long)((i + u * threads) * V::size));
     }
-    for (; i < plan.nvec; i += threads)
-        acc = R::fold(acc, load_vec(body + i).e, body_index + (long long)(i * V::size));
+    if (i < plan.nvec) {
+        /* The last round, with fewer vectors: its loads in flight at once too. */
+        V v[Unroll];
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            if (i + u * threads < plan.nvec)
+                v[u] = load_vec(body + i + u * threads);
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            if (i + u * threads < plan.nvec)
+                acc = R::fold(acc, v[u].e, body_index + (long long)((i + u * threads) * V::size));
+    }
 
     if (thread < plan.tail) {
         size_t k = plan.head + plan.nvec * V::size + thread;
@@ -110,6 +122,60 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
         R::store_result(out, acc);
         tickets.store(0u, cuda::memory_order_relaxed); /* ready for the next launch */
     }
+}
+
+/* The cluster shape (plan.h): one cluster of WK_CLUSTER_BLOCKS blocks. Each
+ * block reduces its threads' shares and stores its partial in the first
+ * block's shared memory, at its rank; after the cluster's barrier the first
+ * block folds them in rank order. No ticket and no global partials, so a
+ * small reduce costs one round of loads and a barrier. */
+template <class R>
+__global__ void __launch_bounds__(WK_CLUSTER_THREADS)
+reduce_cluster_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out)
+{
+    using P = typename R::partial;
+    __shared__ P scratch[block_scratch_size];
+    __shared__ P ranked[WK_CLUSTER_BLOCKS];
+    const combiner<R> op;
+    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    /* Arrive now, wait before writing into the first block's shared
+     * memory: by then every block of the cluster has started. */
+    auto started = cluster.barrier_arrive();
+    wait_for_previous_kernel();
+
+    P acc = fold_thread_share<R, WK_CLUSTER_UNROLL>(in, plan);
+    allow_next_kernel();
+    acc = block_reduce(acc, op, scratch);
+    cluster.barrier_wait(std::move(started));
+    if (threadIdx.x == 0)
+        *cluster.map_shared_rank(&ranked[cluster.block_rank()], 0) = acc;
+    cluster.sync(); /* release and acquire: the first block sees every partial */
+    if (cluster.block_rank() == 0 && threadIdx.x == 0) {
+        P total = ranked[0];
+        for (unsigned r = 1; r < WK_CLUSTER_BLOCKS; ++r)
+            total = R::combine(total, ranked[r]);
+        R::store_result(out, total);
+    }
+}
+
+/* Launches the cluster kernel: WK_CLUSTER_BLOCKS blocks, one cluster. */
+template <class R> inline cudaError_t launch_cluster(const wk_reduce_launch *l)
+{
+    cudaLaunchAttribute attributes[2];
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = WK_CLUSTER_BLOCKS;
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(WK_CLUSTER_BLOCKS);
+    config.blockDim = dim3(WK_CLUSTER_THREADS);
+    config.stream = l->stream;
+    config.attrs = attributes;
+    config.numAttrs = l->overlap_launch ? 2 : 1;
+    return cudaLaunchKernelEx(&config, reduce_cluster_kernel<R>, static_cast<const typename R::storage *>(l->in),
+                              l->plan, l->out);
 }
 
 /* The tiles shape (plan.h): each block reads its tiles with every load of a
@@ -223,6 +289,8 @@ template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
 {
     static_assert(WK_TILES_MAX_GROUPS < 64, "the groups' tickets fit the workspace's 256-byte ticket slot");
     static_assert(WK_TILES_MAX_GROUPS <= WK_TILES_THREADS, "one block folds the groups' partials");
+    if (l->plan.shape == WK_SHAPE_CLUSTER)
+        return launch_cluster<R>(l);
     if (l->plan.shape == WK_SHAPE_TILES)
         return launch_chained(reduce_tiles_kernel<R>, l->plan.grid, l->plan.block, 0, l->stream,
                               l->overlap_launch != 0, static_cast<const typename R::storage *>(l->in), l->plan,

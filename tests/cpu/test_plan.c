@@ -38,6 +38,15 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
         return snprintf(why, why_size, "a large input without tiles"), 0;
     if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
         return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
+    if (p.shape == WK_SHAPE_CLUSTER) {
+        /* One cluster, one round of loads: 32 to 512 KiB. */
+        size_t round = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL;
+        if (p.grid != WK_CLUSTER_BLOCKS || p.block != WK_CLUSTER_THREADS)
+            return snprintf(why, why_size, "cluster grid %u x %u", p.grid, p.block), 0;
+        if (p.nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL || p.nvec > round)
+            return snprintf(why, why_size, "cluster for %zu vectors", p.nvec), 0;
+        return 1;
+    }
     unsigned per_sm = p.shape == WK_SHAPE_DEEP ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM;
     unsigned threads = p.shape == WK_SHAPE_DEEP ? WK_DEEP_THREADS : WK_WIDE_THREADS;
     if (p.block != threads || p.grid > (unsigned)sms * per_sm)
@@ -81,11 +90,22 @@ int main(void)
     wk_plan_reduce(0x1000, (size_t)1 << 26, 8, 132, &tiled64);
     wk_plan_reduce(0x1000, ((size_t)1 << 26) - 2, 8, 132, &wide64);
     wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
-    wk_reduce_plan one_deep, two_wide;
+    wk_reduce_plan one_deep, cluster, cluster_top, past_cluster, no_clusters;
     wk_plan_reduce(0x1000, (size_t)1 << 12, 4, 132, &one_deep);
-    wk_plan_reduce(0x1000, ((size_t)1 << 13) + 4, 4, 132, &two_wide);
+    wk_plan_reduce(0x1000, ((size_t)1 << 13) + 4, 4, 132, &cluster);
+    wk_plan_reduce(0x1000, (size_t)1 << 17, 4, 132, &cluster_top);
+    wk_plan_reduce(0x1000, ((size_t)1 << 17) + 4, 4, 132, &past_cluster);
+    wk_plan_reduce_for(0x1000, ((size_t)1 << 13) + 4, 4, 132, 0, &no_clusters);
     wk_expect(&t, one_deep.grid == 1 && one_deep.shape == WK_SHAPE_DEEP, "16 KiB run in one deep block");
-    wk_expect(&t, two_wide.shape == WK_SHAPE_WIDE && two_wide.grid == 5, "32 KiB and a vector run in 5 wide blocks");
+    wk_expect(&t, cluster.shape == WK_SHAPE_CLUSTER && cluster.grid == WK_CLUSTER_BLOCKS,
+              "32 KiB and a vector run in one cluster");
+    wk_expect(&t, cluster_top.shape == WK_SHAPE_CLUSTER, "512 KiB run in one cluster");
+    wk_expect(&t, past_cluster.shape == WK_SHAPE_WIDE && past_cluster.grid == 65,
+              "512 KiB and a vector run in 65 wide blocks");
+    wk_expect(&t, no_clusters.shape == WK_SHAPE_WIDE && no_clusters.grid == 5,
+              "without clusters, 32 KiB and a vector run in 5 wide blocks");
+    wk_expect(&t, wk_reduce_plan_depth(&cluster) == 1 * 4 + 2 + 10 + WK_CLUSTER_BLOCKS + 1,
+              "cluster depth: a vector a thread, the block's tree, the blocks in order");
     wk_expect(&t, mid.shape == WK_SHAPE_DEEP && mid.grid == 256, "8 MiB run in one round of 256 deep blocks");
     wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132),
               "just under 128 MiB fills the device with wide blocks");

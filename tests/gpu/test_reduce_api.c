@@ -308,6 +308,66 @@ static void test_tiles_shape(uint64_t seed)
     free(h);
 }
 
+/* The cluster shape, forced where the planner would not take it too (one
+ * element, a million): each result must equal the wide shape's bits, for
+ * the reasons given above. A grid other than the cluster's is refused. */
+static void test_cluster_shape(uint64_t seed)
+{
+    const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;
+    const struct {
+        wk_dtype dtype;
+        wk_op op;
+        wk_gen_pattern pattern;
+    } kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
+                 {WK_I32, WK_SUM, WK_GEN_UNIFORM},
+                 {WK_F64, WK_ARGMAX, WK_GEN_SMALL_INTS},
+                 {WK_I64, WK_MIN, WK_GEN_UNIFORM},
+                 {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
+    const size_t most = 1000003 * 8 + 16;
+    unsigned char *h = malloc(most), *d, *d_out;
+    if (!h) {
+        wk_expect(&tally, 0, "cluster shape: host memory for the input");
+        return;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d, most));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+        const size_t elem = wk_dtype_size(kinds[k].dtype), vec = 16 / elem;
+        const size_t cluster = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL * vec;
+        const size_t sizes[] = {1, 2049 * vec + 3, cluster - 1, cluster + vec, 1000003};
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            const size_t n = sizes[s];
+            const size_t res = wk_reduce_result_size(kinds[k].dtype, kinds[k].op);
+            wk_generate(h, n, kinds[k].dtype, kinds[k].pattern, seed ^ (k * 16 + s));
+            CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
+            wk_status want_st = wk_reduce_shaped(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op,
+                                                 WK_SHAPE_WIDE, wide_grid, stream);
+            wk_status got_st = wk_reduce_shaped(ctx, d + elem, d_out + OUT_BYTES, n, kinds[k].dtype, kinds[k].op,
+                                                WK_SHAPE_CLUSTER, WK_CLUSTER_BLOCKS, stream);
+            unsigned char want[OUT_BYTES], got[OUT_BYTES];
+            CHECK_CUDA(cudaStreamSynchronize(stream));
+            CHECK_CUDA(cudaMemcpy(want, d_out, res, cudaMemcpyDeviceToHost));
+            CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, res, cudaMemcpyDeviceToHost));
+            char label[160];
+            snprintf(label, sizeof label, "cluster shape, %s %s n=%zu at an odd offset: the wide shape's bits",
+                     wk_dtype_name(kinds[k].dtype), wk_op_name(kinds[k].op), n);
+            wk_expect(&tally, want_st == WK_SUCCESS && got_st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
+        }
+    }
+    CHECK_CUDA(cudaMemset(d_out, POISON, OUT_BYTES));
+    wk_status st = wk_reduce_shaped(ctx, d, d_out, 10, WK_F32, WK_SUM, WK_SHAPE_CLUSTER, 2 * WK_CLUSTER_BLOCKS, stream);
+    unsigned char after[OUT_BYTES], poison[OUT_BYTES];
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    CHECK_CUDA(cudaMemcpy(after, d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
+    memset(poison, POISON, OUT_BYTES);
+    wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT && memcmp(after, poison, OUT_BYTES) == 0,
+              "cluster shape: another grid is refused and writes nothing");
+    CHECK_CUDA(cudaFree(d));
+    CHECK_CUDA(cudaFree(d_out));
+    free(h);
+}
+
 int main(void)
 {
     int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
@@ -327,6 +387,7 @@ int main(void)
     test_conveniences(seed, d_in);
     test_back_to_back(seed);
     test_tiles_shape(seed);
+    test_cluster_shape(seed);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

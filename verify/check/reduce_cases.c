@@ -44,10 +44,11 @@ static void add_specials(case_list *l, wk_dtype d, wk_op op, size_t n)
 }
 
 /* Sizes at the edges of the launch shapes on a device with sm_count SMs
- * (src/reduce/plan.c): the first and last size of one deep block and the
- * wide one after it, the first deep size, the first with two deep rounds,
- * the last deep size, the first wide size after it, and the first tiles
- * size; odd by a few elements so that the tail runs too. */
+ * (src/reduce/plan.c): the first and last size of one deep block, the
+ * first and last of one cluster and the wide one after it, the first deep
+ * size, the first with two deep rounds, the last deep size, the first wide
+ * size after it, and the first tiles size; odd by a few elements so that
+ * the tail runs too. */
 static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
 {
     size_t vec = WK_VECTOR_BYTES / wk_dtype_size(d);
@@ -59,8 +60,17 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
      * does not take the body below it. */
     const size_t tiles = WK_TILES_FROM_BYTES(vec) / WK_VECTOR_BYTES + (size_t)5 * WK_TILES_THREADS * WK_TILES_VECTORS + 1;
     const size_t one_deep = (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL; /* the most one deep block takes */
-    const size_t vectors[] = {(size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL + 1, one_deep, one_deep + 1, wide_round + 1,
-                              deep_round + 1, 2 * deep_round, 2 * deep_round + 1, tiles};
+    const size_t cluster = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL; /* the most it takes */
+    const size_t vectors[] = {(size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL + 1,
+                              one_deep,
+                              one_deep + 1,
+                              cluster,
+                              cluster + 1,
+                              wide_round + 1,
+                              deep_round + 1,
+                              2 * deep_round,
+                              2 * deep_round + 1,
+                              tiles};
     for (size_t k = 0; k < COUNT(vectors); ++k)
         add(l, d, op, vectors[k] * vec + k % 2 * (vec - 1), k % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
 }
