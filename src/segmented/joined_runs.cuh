@@ -156,20 +156,25 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     wait_copies();
     __syncwarp();
 
-    /* The fold: a segment's partial goes to the table where it ends. */
+    /* The fold: a segment's partial goes to the table where it ends. The
+     * ends are shifted out of `rest` one a step, and the table is walked by
+     * a pointer: a few instructions an element fewer than testing bit i. */
     const S *x = reinterpret_cast<const S *>(st.data) + off + q0;
     int seg_start = head ? st.starts[r0] : q0;
-    unsigned r = r0;
+    P *slot = st.results + r0;
+    unsigned long long rest = bits; /* bit 0: the element at hand ends a segment */
     P acc = R::identity();
     for (int i = 0; i < len; ++i) {
         acc = R::combine(acc, R::element(x[i], q0 + i - seg_start));
-        const bool ends_here = (bits >> i) & 1u;
+        const bool ends_here = rest & 1u;
+        rest >>= 1;
         if (ends_here)
-            st.results[r] = acc;
-        r += ends_here;
+            *slot = acc;
+        slot += ends_here;
         acc = ends_here ? R::identity() : acc;
         seg_start = ends_here ? q0 + i + 1 : seg_start;
     }
+    const unsigned r = (unsigned)(slot - st.results);
     /* Lanes that carry one segment on form runs of one key: an inclusive
      * scan within each run, in lane order, gives each lane the segment's
      * partial from its first lane through this one. */
