@@ -1,7 +1,9 @@
 /* CPU test of the reduce planner: the head / body / tail split covers every
  * element once, the body starts 16-byte aligned, the grid stays within what
- * the device holds, and the depth bound grows with the work per thread. */
+ * the device holds, and the depth bound grows with the work per thread; and
+ * of the reproducible sum's grid. */
 #include "reduce/plan.h"
+#include "repro/launch.h"
 #include "test_util.h"
 
 static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why, size_t why_size)
@@ -122,6 +124,18 @@ int main(void)
     size_t threads = (size_t)big.grid * big.block;
     wk_expect(&t, wk_reduce_plan_depth(&big) >= (((size_t)1 << 25) - 4) / threads, "depth covers each thread's share");
     wk_expect(&t, wk_reduce_plan_depth(&huge) >= 16 * WK_TILES_VECTORS * 4, "tiles: depth covers each thread's tiles");
+
+    /* The reproducible sum's grid: a block per round of loads, one per SM
+     * up to WK_REPRO_SPREAD_ROUNDS rounds a thread, then four per SM. */
+    const size_t round = (size_t)WK_REPRO_THREADS * WK_REPRO_UNROLL;
+    wk_expect(&t, wk_repro_grid(0, 132) == 1 && wk_repro_grid(1, 132) == 1, "repro: an empty or tiny body, one block");
+    wk_expect(&t, wk_repro_grid(64 * round, 132) == 64, "repro: 64 rounds of loads, 64 blocks");
+    wk_expect(&t, wk_repro_grid(132 * round * WK_REPRO_SPREAD_ROUNDS, 132) == 132,
+              "repro: up to four rounds a thread, one block per SM");
+    wk_expect(&t, wk_repro_grid(132 * round * WK_REPRO_SPREAD_ROUNDS + 1, 132) == 132 * WK_REPRO_BLOCKS_PER_SM,
+              "repro: past that, four blocks per SM");
+    wk_expect(&t, wk_repro_grid((size_t)1 << 40, 132) == 132 * WK_REPRO_BLOCKS_PER_SM, "repro: a huge body, four per SM");
+    wk_expect(&t, wk_repro_grid(1000 * round, 0) == WK_REPRO_BLOCKS_PER_SM, "repro: no SM count, one SM's worth");
 
     wk_reduce_plan forced;
     wk_plan_reduce(0x1000, 1000003, 4, 132, &forced);
