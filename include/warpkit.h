@@ -197,9 +197,11 @@ int wk_context_sm_count(const wk_context *ctx);
  *  - n = 0:  the identity: 0 for SUM, OR, XOR; all ones for AND; for MIN the
  *    largest value (+inf for floats), for MAX the lowest (-inf for floats).
  *    ARGMIN / ARGMAX give that identity with index -1.
- *  - NaN:    SUM follows IEEE arithmetic. MIN / MAX return NaN if any element
- *    is NaN; ARGMIN / ARGMAX then return the first NaN and its index (as
- *    numpy's argmin / argmax do).
+ *  - NaN:    SUM follows IEEE arithmetic; a sum that is NaN is stored as
+ *    one NaN per dtype, whatever NaNs the input held: 0x7fffffff for f32,
+ *    0x7ff8000000000000 for f64, 0x7fff for f16 and bf16. MIN / MAX return
+ *    NaN if any element is NaN; ARGMIN / ARGMAX then return the first NaN
+ *    and its index (as numpy's argmin / argmax do).
  *  - Zeros:  MIN and MAX are IEEE 754-2019 minimum and maximum: -0.0 is
  *    below +0.0, so MIN of {+0.0, -0.0} is -0.0 and MAX is +0.0, in any
  *    order and for every float dtype. ARGMIN / ARGMAX compare with < and >,
@@ -393,8 +395,9 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
  *  - init:   the exclusive scan's first output and the start of every
  *    prefix, in the dtype's member of wk_value (raw bits for f16 / bf16).
  *    Pass the op's identity for a plain exclusive scan (0 for SUM).
- *  - NaN:    SUM follows IEEE arithmetic; MIN / MAX outputs are NaN from the
- *    first NaN on.
+ *  - NaN:    SUM follows IEEE arithmetic, and an output that is NaN is the
+ *    dtype's one NaN, as wk_reduce stores it; MIN / MAX outputs are NaN
+ *    from the first NaN on.
  *  - Zeros:  MIN / MAX take -0.0 below +0.0, as wk_reduce does.
  *  - Order:  float prefixes are not left-to-right sums; the order depends on
  *    n, the pointers' alignment and the device, and is fixed for those, so

@@ -26,6 +26,18 @@ template <> __device__ inline float to_acc<float, __half>(__half x) { return __h
 template <> __device__ inline float to_acc<float, __nv_bfloat16>(__nv_bfloat16 x) { return __bfloat162float(x); }
 
 template <class S, class A> __device__ inline S from_acc(A x) { return static_cast<S>(x); }
+
+/* A double sum that is NaN, as stored: 0x7ff8000000000000 whatever NaN the
+ * additions left. Which operand's NaN an f64 add keeps follows the operand
+ * order, which the compiler may swap (the add commutes), so two code paths
+ * that add in the same order can still leave NaNs of other signs; f32 adds
+ * return one NaN (0x7fffffff) already. */
+__device__ inline double canonical_nan_sum(double x)
+{
+    return x != x ? __longlong_as_double(0x7ff8000000000000ll) : x;
+}
+template <class S, class Op, class A> __device__ inline S stored_result(A x) { return from_acc<S>(x); }
+template <> __device__ inline double stored_result<double, sum, double>(double x) { return canonical_nan_sum(x); }
 template <> __device__ inline __half from_acc<__half, float>(float x) { return __float2half_rn(x); }
 template <> __device__ inline __nv_bfloat16 from_acc<__nv_bfloat16, float>(float x) { return __float2bfloat16_rn(x); }
 
@@ -54,7 +66,7 @@ template <class S, class Op> struct plain {
     }
     static __device__ void store_result(void *out, partial p)
     {
-        *static_cast<S *>(out) = from_acc<S>(p);
+        *static_cast<S *>(out) = stored_result<S, Op>(p);
     }
 };
 

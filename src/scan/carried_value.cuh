@@ -1,7 +1,8 @@
 /* What a scan carries from element to element for dtype S under op Op,
  * how an element enters it and how an output leaves it. Mostly the
  * reduce's accumulator (reduce/reducers.cuh): half types carry float,
- * signed sums the unsigned type.
+ * signed sums the unsigned type. Outputs leave as the reduce stores its
+ * result (an f64 sum's NaN as the one NaN the header names).
  *
  * f64 min and max carry ordered 64-bit keys instead of doubles. A double
  * has no one-instruction min or max that keeps NaN (PTX has max.NaN for
@@ -23,7 +24,7 @@ namespace scan {
 template <class S, class Op> struct as_accumulator {
     using type = typename reduce::accumulator<S, Op>::type;
     static __device__ type enter(S x) { return reduce::to_acc<type>(x); }
-    static __device__ S leave(type c) { return reduce::from_acc<S>(c); }
+    static __device__ S leave(type c) { return reduce::stored_result<S, Op>(c); }
 };
 template <class S, class Op> struct carried : as_accumulator<S, Op> {};
 

@@ -127,3 +127,48 @@ wk_context *wk_fresh_context(wk_tally *t, const char *what)
     wk_expect(t, st == WK_SUCCESS, what);
     return st == WK_SUCCESS ? fresh : NULL;
 }
+
+uint64_t wk_sum_nan_bits(wk_dtype dtype)
+{
+    switch (dtype) {
+    case WK_F32: return 0x7fffffffu;
+    case WK_F64: return 0x7ff8000000000000ull;
+    default: return 0x7fffu;
+    }
+}
+
+void wk_store_signed_nan(void *h, size_t i, wk_dtype dtype, int negative)
+{
+    const size_t size = wk_dtype_size(dtype);
+    const uint64_t sign = (uint64_t)(negative != 0) << (8 * size - 1);
+    uint64_t bits = 0;
+    switch (dtype) {
+    case WK_F64: bits = 0x7ff0000000000001ull; break;
+    case WK_F32: bits = 0x7f800001u; break;
+    case WK_F16: bits = 0x7c01u; break;
+    case WK_BF16: bits = 0x7f81u; break;
+    default: return;
+    }
+    bits |= sign;
+    memcpy((char *)h + i * size, &bits, size); /* little-endian: the low bytes */
+}
+
+size_t wk_stray_nans(const void *h, size_t n, wk_dtype dtype, size_t *nans)
+{
+    const size_t size = wk_dtype_size(dtype);
+    const int exp_bits = dtype == WK_F64 ? 11 : dtype == WK_F32 ? 8 : dtype == WK_F16 ? 5 : 8;
+    const uint64_t magnitude = size == 8 ? ~0ull >> 1 : ((uint64_t)1 << (8 * size - 1)) - 1;
+    const uint64_t infinity = (((uint64_t)1 << exp_bits) - 1) << (8 * size - 1 - exp_bits);
+    const uint64_t want = wk_sum_nan_bits(dtype);
+    size_t stray = 0;
+    *nans = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t bits = 0;
+        memcpy(&bits, (const char *)h + i * size, size);
+        if ((bits & magnitude) > infinity) {
+            ++*nans;
+            stray += bits != want;
+        }
+    }
+    return stray;
+}

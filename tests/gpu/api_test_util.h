@@ -84,6 +84,19 @@ int wk_api_test_finish(wk_context *ctx, cudaStream_t stream, unsigned char *d_re
  * `what`. NULL when it could not be made. */
 wk_context *wk_fresh_context(wk_tally *t, const char *what);
 
+/* The bits a float sum or prefix sum that is NaN comes back as
+ * (warpkit.h): 0x7fffffff for f32, 0x7ff8000000000000 for f64, 0x7fff for
+ * f16 and bf16. */
+uint64_t wk_sum_nan_bits(wk_dtype dtype);
+
+/* Stores a signalling NaN of payload 1, positive or negative, as element i
+ * of h (a float dtype). */
+void wk_store_signed_nan(void *h, size_t i, wk_dtype dtype, int negative);
+
+/* The elements of h[0 .. n) that are NaN with other bits than
+ * wk_sum_nan_bits; the NaNs in all go to *nans. */
+size_t wk_stray_nans(const void *h, size_t n, wk_dtype dtype, size_t *nans);
+
 static inline size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
 #endif

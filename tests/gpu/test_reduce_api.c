@@ -368,6 +368,49 @@ static void test_cluster_shape(uint64_t seed)
     free(h);
 }
 
+/* A sum holding NaNs of both signs comes back as the dtype's one NaN
+ * (wk_sum_nan_bits), at sizes that take each shape: which sign survives the
+ * additions depends on their compiled operand order, not on the input. */
+static void test_nan_bits(uint64_t seed)
+{
+    const wk_dtype dtypes[] = {WK_F32, WK_F64, WK_F16, WK_BF16};
+    const size_t sizes[] = {1, 7, 4099, 100003, ((size_t)1 << 22) + 5};
+    const size_t most = sizes[4];
+    unsigned char *h = malloc(most * 8), *d_in, *d_out;
+    if (!h) {
+        wk_expect(&tally, 0, "NaN sums: host memory for the input");
+        return;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d_in, most * 8 + 16));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, 16));
+    for (size_t d = 0; d < 4; ++d) {
+        const wk_dtype dtype = dtypes[d];
+        const size_t elem = wk_dtype_size(dtype);
+        for (size_t k = 0; k < 5; ++k) {
+            const size_t n = sizes[k], off = k % 3;
+            const uint64_t r = wk_rand64(seed ^ 0xa4aull, d * 8 + k);
+            wk_generate(h, n, dtype, WK_GEN_UNIFORM, r);
+            const size_t at_neg = (r >> 8) % n, at_pos = (r >> 36) % n;
+            wk_store_signed_nan(h, at_pos, dtype, 0);
+            wk_store_signed_nan(h, at_neg, dtype, 1); /* the only one where n = 1 */
+            CHECK_CUDA(cudaMemcpy(d_in + off * elem, h, n * elem, cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemset(d_out, POISON, 16));
+            wk_status st = wk_reduce(ctx, d_in + off * elem, d_out, n, dtype, WK_SUM, stream);
+            unsigned char got[8];
+            CHECK_CUDA(cudaStreamSynchronize(stream));
+            CHECK_CUDA(cudaMemcpy(got, d_out, elem, cudaMemcpyDeviceToHost));
+            size_t nans = 0, stray = wk_stray_nans(got, 1, dtype, &nans);
+            char label[160];
+            snprintf(label, sizeof label, "%s sum of %zu elements (input +%zu) with NaNs of both signs: the NaN 0x%llx",
+                     wk_dtype_name(dtype), n, off, (unsigned long long)wk_sum_nan_bits(dtype));
+            wk_expect(&tally, st == WK_SUCCESS && nans == 1 && stray == 0, label);
+        }
+    }
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    free(h);
+}
+
 int main(void)
 {
     int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
@@ -388,6 +431,7 @@ int main(void)
     test_back_to_back(seed);
     test_tiles_shape(seed);
     test_cluster_shape(seed);
+    test_nan_bits(seed);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

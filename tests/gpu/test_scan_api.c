@@ -926,6 +926,58 @@ static void test_negative_zero(uint64_t seed)
     free(got);
 }
 
+/* Prefix sums past NaNs of both signs: every output from the first NaN on
+ * is the dtype's one NaN (wk_sum_nan_bits), whichever sign the additions
+ * left. */
+static void test_nan_bits(uint64_t seed)
+{
+    const wk_dtype dtypes[] = {WK_F32, WK_F64, WK_F16, WK_BF16};
+    const size_t sizes[] = {5000, ((size_t)1 << 20) + 3};
+    const size_t most = sizes[1];
+    unsigned char *h = malloc(most * 8), *got = malloc(most * 8), *d_in, *d_out;
+    if (!h || !got) {
+        wk_expect(&tally, 0, "NaN prefix sums: host memory");
+        free(h);
+        free(got);
+        return;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d_in, most * 8 + 16));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, most * 8 + 16));
+    for (size_t d = 0; d < 4; ++d) {
+        const wk_dtype dtype = dtypes[d];
+        const size_t elem = wk_dtype_size(dtype);
+        for (size_t k = 0; k < 2; ++k) {
+            for (int ex = 0; ex < 2; ++ex) {
+                const size_t n = sizes[k], off = (k + (size_t)ex) % 3;
+                const uint64_t r = wk_rand64(seed ^ 0x5ca4ull, d * 8 + k * 2 + (uint64_t)ex);
+                wk_generate(h, n, dtype, WK_GEN_UNIFORM, r);
+                /* A NaN of each sign in the first half, the positive one first
+                 * or second. */
+                const size_t a = (r >> 8) % (n / 2), b = (r >> 36) % (n / 2), first = a < b ? a : b;
+                wk_store_signed_nan(h, a, dtype, 0);
+                wk_store_signed_nan(h, b, dtype, a != b);
+                CHECK_CUDA(cudaMemcpy(d_in + off * elem, h, n * elem, cudaMemcpyHostToDevice));
+                scan_call c = make_call(ex, d_in + off * elem, d_out + off * elem, n, dtype, WK_SUM);
+                wk_status st = run_call(&c, stream);
+                CHECK_CUDA(cudaStreamSynchronize(stream));
+                CHECK_CUDA(cudaMemcpy(got, c.out, n * elem, cudaMemcpyDeviceToHost));
+                size_t nans = 0, stray = wk_stray_nans(got, n, dtype, &nans);
+                const size_t want = n - first - (size_t)ex; /* the exclusive scan's NaNs start one later */
+                char label[192];
+                snprintf(label, sizeof label,
+                         "%s %s sum of %zu elements past NaNs of both signs: %zu NaN outputs (want %zu), %zu not 0x%llx",
+                         kind(&c), wk_dtype_name(dtype), n, nans, want, stray,
+                         (unsigned long long)wk_sum_nan_bits(dtype));
+                wk_expect(&tally, st == WK_SUCCESS && nans == want && stray == 0, label);
+            }
+        }
+    }
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    free(h);
+    free(got);
+}
+
 int main(void)
 {
     uint64_t seed;
@@ -944,6 +996,7 @@ int main(void)
     test_negative_zero(seed + 50);
     test_graph_after_growth(seed + 60);
     test_mixed_widths(seed + 70);
+    test_nan_bits(seed + 80);
 
     return wk_api_test_finish(ctx, stream, d_region, &tally);
 }

@@ -1063,47 +1063,67 @@ static void test_back_to_back(void)
  * are taken by the warp that found them. Their bits must not depend on it:
  * the last 64 segments reduced and scanned alone (all of them listed) give
  * the same bits as in the call over all of them (where most of them are
- * not). */
+ * not). f32 and f64, the input 0 to 3 elements past a 16-byte boundary;
+ * every other one of those segments holds a NaN of each sign, one near
+ * its start and one near its end (other pieces), and every NaN result is
+ * the dtype's one NaN. */
 static void test_overflow_same_bits(void)
 {
     enum { COUNT = 2300, TAIL = 64 };
-    const size_t len = 16400; /* two pieces of a scan, five of a reduce */
+    const size_t len = 16400; /* f32: two pieces of a scan, five of a reduce */
     const size_t n = COUNT * len;
     int64_t *h_off = malloc((COUNT + 1) * sizeof *h_off);
-    float *h_in = malloc(n * sizeof *h_in);
-    unsigned char *h_all = malloc(n * sizeof(float)), *h_tail = malloc(n * sizeof(float));
+    unsigned char *h_in = malloc((n + 3) * sizeof(double));
+    unsigned char *h_all = malloc(TAIL * len * sizeof(double)), *h_tail = malloc(TAIL * len * sizeof(double));
     need(h_off && h_in && h_all && h_tail, "the overflow case's buffers");
     for (size_t i = 0; i <= COUNT; ++i)
         h_off[i] = (int64_t)(i * len);
-    wk_generate(h_in, n, WK_F32, WK_GEN_UNIFORM, seed ^ 0x0f1aull);
-    float *d_in;
-    unsigned char *d_all, *d_tail;
+    unsigned char *d_in, *d_all, *d_tail;
     int64_t *d_off;
-    CHECK_CUDA(cudaMalloc((void **)&d_in, n * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&d_all, n * sizeof(float)));
-    CHECK_CUDA(cudaMalloc((void **)&d_tail, n * sizeof(float)));
+    CHECK_CUDA(cudaMalloc((void **)&d_in, (n + 3) * sizeof(double)));
+    CHECK_CUDA(cudaMalloc((void **)&d_all, n * sizeof(double)));
+    CHECK_CUDA(cudaMalloc((void **)&d_tail, n * sizeof(double)));
     CHECK_CUDA(cudaMalloc((void **)&d_off, (COUNT + 1) * sizeof *h_off));
-    CHECK_CUDA(cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(d_off, h_off, (COUNT + 1) * sizeof *h_off, cudaMemcpyHostToDevice));
     const wk_segments all = {COUNT, n, 0, d_off, d_off + 1};
     const wk_segments tail = {TAIL, n, 0, d_off + (COUNT - TAIL), d_off + (COUNT - TAIL) + 1};
-    for (int fn = FN_REDUCE; fn <= FN_INCLUSIVE; ++fn) {
-        CHECK_CUDA(cudaMemset(d_all, POISON, n * sizeof(float)));
-        CHECK_CUDA(cudaMemset(d_tail, POISON, n * sizeof(float)));
-        seg_call c_all = make_call(d_in, d_all, &all, WK_F32, WK_SUM), c_tail = make_call(d_in, d_tail, &tail, WK_F32, WK_SUM);
-        c_all.fn = c_tail.fn = fn;
-        int ok = run_call(&c_all, stream) == WK_SUCCESS && run_call(&c_tail, stream) == WK_SUCCESS;
-        snprintf(current_call, sizeof current_call, "f32 sum %s of %d segments of %zu and of the last %d alone",
-                 fn_name(fn), COUNT, len, TAIL);
-        copy_to_host(h_all, d_all, n * sizeof(float));
-        copy_to_host(h_tail, d_tail, n * sizeof(float));
-        /* The reduce writes one result per segment; the scan, every element
-         * at its place. */
-        const size_t at_all = fn == FN_REDUCE ? (COUNT - TAIL) * sizeof(float) : (COUNT - TAIL) * len * sizeof(float);
-        const size_t bytes = fn == FN_REDUCE ? TAIL * sizeof(float) : TAIL * len * sizeof(float);
-        const size_t at_tail = fn == FN_REDUCE ? 0 : at_all;
-        wk_checkf(&tally, ok && memcmp(h_all + at_all, h_tail + at_tail, bytes) == 0,
-                  "%s: the same bits as the last %d segments alone", current_call, TAIL);
+    const wk_dtype kinds[2] = {WK_F32, WK_F64};
+    for (int d = 0; d < 2; ++d) {
+        const wk_dtype dtype = kinds[d];
+        const size_t elem = wk_dtype_size(dtype);
+        wk_generate(h_in, n + 3, dtype, WK_GEN_UNIFORM, seed ^ (0x0f1aull + (uint64_t)d));
+        for (size_t t = 0; t < TAIL; t += 2) /* element 0 of h_in is at offset 0 of the input at +0 */
+            for (size_t off = 0; off < 4; ++off) {
+                const size_t start = (COUNT - TAIL + t) * len + off;
+                wk_store_signed_nan(h_in, start + 5, dtype, (int)(t / 2 % 2));
+                wk_store_signed_nan(h_in, start + len - 7, dtype, (int)(t / 2 % 2 == 0));
+            }
+        CHECK_CUDA(cudaMemcpy(d_in, h_in, (n + 3) * elem, cudaMemcpyHostToDevice));
+        for (size_t off = 0; off < 4; ++off) {
+            const void *in = d_in + off * elem;
+            for (int fn = FN_REDUCE; fn <= FN_INCLUSIVE; ++fn) {
+                CHECK_CUDA(cudaMemset(d_all, POISON, n * elem));
+                CHECK_CUDA(cudaMemset(d_tail, POISON, n * elem));
+                seg_call c_all = make_call(in, d_all, &all, dtype, WK_SUM);
+                seg_call c_tail = make_call(in, d_tail, &tail, dtype, WK_SUM);
+                c_all.fn = c_tail.fn = fn;
+                int ok = run_call(&c_all, stream) == WK_SUCCESS && run_call(&c_tail, stream) == WK_SUCCESS;
+                snprintf(current_call, sizeof current_call,
+                         "%s sum %s of %d segments of %zu (input +%zu) and of the last %d alone", wk_dtype_name(dtype),
+                         fn_name(fn), COUNT, len, off, TAIL);
+                /* The reduce writes one result per segment; the scan, every
+                 * element at its place. */
+                const size_t at_all = fn == FN_REDUCE ? (COUNT - TAIL) * elem : (COUNT - TAIL) * len * elem;
+                const size_t bytes = fn == FN_REDUCE ? TAIL * elem : TAIL * len * elem;
+                const size_t at_tail = fn == FN_REDUCE ? 0 : at_all;
+                copy_to_host(h_all, d_all + at_all, bytes);
+                copy_to_host(h_tail, d_tail + at_tail, bytes);
+                size_t nans = 0, stray = wk_stray_nans(h_all, bytes / elem, dtype, &nans);
+                wk_checkf(&tally, ok && memcmp(h_all, h_tail, bytes) == 0 && nans > 0 && stray == 0,
+                          "%s: the same bits as the last %d segments alone; %zu NaNs, %zu not 0x%llx", current_call,
+                          TAIL, nans, stray, (unsigned long long)wk_sum_nan_bits(dtype));
+            }
+        }
     }
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_all));
