@@ -192,17 +192,6 @@ WK_HD void wk_rp_renormalize(wk_rp_work *w)
     }
 }
 
-/* Adds b's bins into a's (same top; both renormalized): exact. */
-WK_HD void wk_rp_work_add(wk_rp_work *a, const wk_rp_work *b, int top)
-{
-    WK_RP_UNROLL
-    for (int k = 0; k < WK_RP_FOLD; ++k) {
-        a->bin[k] += b->bin[k] - wk_rp_base(top - k);
-        a->carry[k] += b->carry[k];
-    }
-    wk_rp_renormalize(a);
-}
-
 /* ------------------------------------------------- the canonical form */
 
 /* (bin - base) in units of the bin: an exact integer below 2^52. */
