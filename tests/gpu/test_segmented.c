@@ -26,7 +26,9 @@
  * WK_TEST_LEVEL: quick (the small layouts, for the sanitizers), default
  * (adds the larger ones, and a part of the dtypes and ops on the heaviest),
  * large (the rest of the heaviest, 10^7 offsets, and inputs over 2^31
- * elements). WK_SEED repeats a run. Exits 77 without a device. */
+ * elements). WK_SEED repeats a run; WK_SEG_LAYOUTS=first-last (indices
+ * into the layout list) runs those layouts' values alone. Exits 77 without
+ * a device. */
 #include "api_test_util.h"
 #include "case_data.h"
 #include "generate.h"
@@ -787,8 +789,13 @@ static void run_dtype(const layout *l, wk_dtype dtype, uint64_t s)
 
 static void test_values(void)
 {
+    /* A part of the list, to repeat one case or to split the large level. */
+    size_t from = 0, to = SIZE_MAX;
+    const char *part = getenv("WK_SEG_LAYOUTS");
+    if (part && sscanf(part, "%zu-%zu", &from, &to) != 2)
+        from = to = strtoull(part, NULL, 10);
     for (size_t li = 0; li < sizeof layout_list / sizeof layout_list[0]; ++li) {
-        if (!tier_runs(layout_list[li].tier))
+        if (!tier_runs(layout_list[li].tier) || li < from || li > to)
             continue;
         layout l;
         uint64_t s = wk_rand64(seed, li);
