@@ -396,8 +396,9 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
  *    prefix, in the dtype's member of wk_value (raw bits for f16 / bf16).
  *    Pass the op's identity for a plain exclusive scan (0 for SUM).
  *  - NaN:    SUM follows IEEE arithmetic, and an output that is NaN is the
- *    dtype's one NaN, as wk_reduce stores it; MIN / MAX outputs are NaN
- *    from the first NaN on.
+ *    dtype's one NaN, as wk_reduce stores it; only an f32, f16 or bf16
+ *    exclusive scan's output that is init itself (before any element) keeps
+ *    init's bits. MIN / MAX outputs are NaN from the first NaN on.
  *  - Zeros:  MIN / MAX take -0.0 below +0.0, as wk_reduce does.
  *  - Order:  float prefixes are not left-to-right sums; the order depends on
  *    n, the pointers' alignment and the device, and is fixed for those, so

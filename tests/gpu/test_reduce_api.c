@@ -400,9 +400,12 @@ static void test_nan_bits(uint64_t seed)
             CHECK_CUDA(cudaStreamSynchronize(stream));
             CHECK_CUDA(cudaMemcpy(got, d_out, elem, cudaMemcpyDeviceToHost));
             size_t nans = 0, stray = wk_stray_nans(got, 1, dtype, &nans);
-            char label[160];
-            snprintf(label, sizeof label, "%s sum of %zu elements (input +%zu) with NaNs of both signs: the NaN 0x%llx",
-                     wk_dtype_name(dtype), n, off, (unsigned long long)wk_sum_nan_bits(dtype));
+            unsigned long long bits = 0;
+            memcpy(&bits, got, elem);
+            char label[192];
+            snprintf(label, sizeof label,
+                     "%s sum of %zu elements (input +%zu) with NaNs of both signs: got 0x%llx, want the NaN 0x%llx",
+                     wk_dtype_name(dtype), n, off, bits, (unsigned long long)wk_sum_nan_bits(dtype));
             wk_expect(&tally, st == WK_SUCCESS && nans == 1 && stray == 0, label);
         }
     }
