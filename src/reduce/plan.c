@@ -64,27 +64,28 @@ int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     plan->tiles_per_block = 0;
 
     /* Deep where wide would need more than its 2 blocks per SM for one
-     * round, up to two deep rounds; wide everywhere else. */
+     * round, up to the tiles: fewer blocks in flight stream these sizes
+     * faster (one per SM, two for 8-byte elements); wide everywhere else. */
     size_t sms = sms_or_one(sm_count);
-    size_t deep_cap = sms * WK_DEEP_BLOCKS_PER_SM;
-    size_t deep_round = deep_cap * WK_DEEP_THREADS * WK_DEEP_UNROLL;
+    size_t deep_cap = sms * WK_DEEP_STREAM_BLOCKS_PER_SM(vec_elems);
     size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
     if (nvec >= WK_TILES_FROM_BYTES(vec_elems) / WK_VECTOR_BYTES) {
         wk_plan_reduce_tiles(plan, WK_TILES_MAX_BLOCKS);
-    } else if (nvec > (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL && nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL) {
-        /* Up to 32 KiB: one deep block reads it in one round, with no
+    } else if (nvec > (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL &&
+               nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL * WK_DEEP_SINGLE_ROUNDS) {
+        /* Up to 64 KiB: one deep block reads it in two rounds, with no
          * ticket and no partial for a last block to read back. */
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;
         plan->grid = 1;
-    } else if (clusters_ok && nvec > (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL &&
+    } else if (clusters_ok && nvec > (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL * WK_DEEP_SINGLE_ROUNDS &&
                nvec <= (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL) {
         /* Up to 512 KiB: one cluster reads it in one round and combines
          * its blocks' partials in shared memory. */
         plan->shape = WK_SHAPE_CLUSTER;
         plan->block = WK_CLUSTER_THREADS;
         plan->grid = WK_CLUSTER_BLOCKS;
-    } else if (wide_blocks > 2 * sms && nvec <= 2 * deep_round) {
+    } else if (wide_blocks > 2 * sms) {
         plan->shape = WK_SHAPE_DEEP;
         plan->block = WK_DEEP_THREADS;
         plan->grid = blocks_for(nvec, WK_DEEP_THREADS, WK_DEEP_UNROLL, deep_cap);

@@ -12,15 +12,16 @@ extern "C" {
 #endif
 
 /* Four launch shapes, chosen by size (docs/reduce.md):
- *  - wide: 256-thread blocks, 8 per SM (full occupancy), 2 16-byte loads in
- *    flight per thread. Best for large inputs, and for small ones, where it
- *    spreads a few blocks over many SMs.
- *  - deep: 512-thread blocks, 2 per SM, 4 loads in flight per thread. For
- *    mid sizes (a few MiB) it covers the input in one round with a quarter
- *    of the blocks: fewer tickets to take and partials for the last block
- *    to combine. From 8 to 32 KiB one deep block takes the whole input in
- *    one round, where wide would need several blocks and a ticket.
- *  - cluster: from 32 to 512 KiB, one cluster of 8 blocks of 1024 threads
+ *  - wide: 256-thread blocks, up to 8 per SM, 2 16-byte loads in flight per
+ *    thread: up to 8 KiB, and from 512 KiB until wide would need more than
+ *    2 blocks per SM (or from 64 KiB where clusters cannot be launched).
+ *  - deep: 512-thread blocks, 4 loads in flight per thread. From 8 to
+ *    64 KiB one deep block takes the whole input in two rounds, where wide
+ *    would need several blocks and a ticket. From where wide would need more
+ *    than 2 blocks per SM up to the tiles, one deep block per SM (two for
+ *    8-byte elements) loops over the input, which streamed these sizes
+ *    faster than a full grid of wide blocks (docs/reduce.md).
+ *  - cluster: from 64 to 512 KiB, one cluster of 8 blocks of 1024 threads
  *    (sm_90 and later) reads the input in one round of 4 loads a thread;
  *    the blocks hand their partials to the first block through distributed
  *    shared memory, so no ticket and no partial in global memory.
@@ -41,6 +42,10 @@ extern "C" {
 #define WK_DEEP_THREADS 512
 #define WK_DEEP_BLOCKS_PER_SM 2
 #define WK_DEEP_UNROLL 4
+/* Rounds of one deep block that takes the whole input (64 KiB). */
+#define WK_DEEP_SINGLE_ROUNDS 2
+/* Deep blocks per SM for the inputs between the cluster and the tiles. */
+#define WK_DEEP_STREAM_BLOCKS_PER_SM(vec_elems) ((vec_elems) <= 2 ? 2 : 1)
 #define WK_CLUSTER_BLOCKS 8
 #define WK_CLUSTER_THREADS 1024
 #define WK_CLUSTER_UNROLL 4

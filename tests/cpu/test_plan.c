@@ -41,11 +41,11 @@ static int check_plan(uintptr_t addr, size_t n, size_t elem, int sms, char *why,
     if (p.grid < 1 || p.grid > wk_reduce_max_grid(sms))
         return snprintf(why, why_size, "grid %u out of range", p.grid), 0;
     if (p.shape == WK_SHAPE_CLUSTER) {
-        /* One cluster, one round of loads: 32 to 512 KiB. */
+        /* One cluster, one round of loads: 64 to 512 KiB. */
         size_t round = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL;
         if (p.grid != WK_CLUSTER_BLOCKS || p.block != WK_CLUSTER_THREADS)
             return snprintf(why, why_size, "cluster grid %u x %u", p.grid, p.block), 0;
-        if (p.nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL || p.nvec > round)
+        if (p.nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL * WK_DEEP_SINGLE_ROUNDS || p.nvec > round)
             return snprintf(why, why_size, "cluster for %zu vectors", p.nvec), 0;
         return 1;
     }
@@ -83,43 +83,45 @@ int main(void)
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 3, 132, &p) == -1, "an element size that does not divide 16 is refused");
     wk_expect(&t, wk_plan_reduce(0x1000, 10, 4, 132, NULL) == -1, "NULL plan is refused");
 
-    wk_reduce_plan small, mid, big, tiled, tiled64, wide64, huge;
+    wk_reduce_plan small, mid, big, tiled, tiled64, deep64, huge;
     wk_plan_reduce(0x1000, 1000, 4, 132, &small);
     wk_plan_reduce(0x1000, (size_t)1 << 20, 8, 132, &mid);
     wk_plan_reduce(0x1000, ((size_t)1 << 25) - 4, 4, 132, &big);
     wk_plan_reduce(0x1000, (size_t)1 << 30, 4, 132, &tiled);
     wk_plan_reduce(0x1000, (size_t)1 << 34, 4, 132, &huge);
     wk_plan_reduce(0x1000, (size_t)1 << 26, 8, 132, &tiled64);
-    wk_plan_reduce(0x1000, ((size_t)1 << 26) - 2, 8, 132, &wide64);
+    wk_plan_reduce(0x1000, ((size_t)1 << 26) - 2, 8, 132, &deep64);
     wk_expect(&t, small.grid == 1 && small.shape == WK_SHAPE_WIDE, "a small input runs in one wide block");
-    wk_reduce_plan one_deep, cluster, cluster_top, past_cluster, no_clusters;
+    wk_reduce_plan one_deep, one_deep_top, cluster, cluster_top, past_cluster, no_clusters;
     wk_plan_reduce(0x1000, (size_t)1 << 12, 4, 132, &one_deep);
-    wk_plan_reduce(0x1000, ((size_t)1 << 13) + 4, 4, 132, &cluster);
+    wk_plan_reduce(0x1000, (size_t)1 << 14, 4, 132, &one_deep_top);
+    wk_plan_reduce(0x1000, ((size_t)1 << 14) + 4, 4, 132, &cluster);
     wk_plan_reduce(0x1000, (size_t)1 << 17, 4, 132, &cluster_top);
     wk_plan_reduce(0x1000, ((size_t)1 << 17) + 4, 4, 132, &past_cluster);
-    wk_plan_reduce_for(0x1000, ((size_t)1 << 13) + 4, 4, 132, 0, &no_clusters);
+    wk_plan_reduce_for(0x1000, ((size_t)1 << 14) + 4, 4, 132, 0, &no_clusters);
     wk_expect(&t, one_deep.grid == 1 && one_deep.shape == WK_SHAPE_DEEP, "16 KiB run in one deep block");
+    wk_expect(&t, one_deep_top.grid == 1 && one_deep_top.shape == WK_SHAPE_DEEP, "64 KiB run in one deep block");
     wk_expect(&t, cluster.shape == WK_SHAPE_CLUSTER && cluster.grid == WK_CLUSTER_BLOCKS,
-              "32 KiB and a vector run in one cluster");
+              "64 KiB and a vector run in one cluster");
     wk_expect(&t, cluster_top.shape == WK_SHAPE_CLUSTER, "512 KiB run in one cluster");
     wk_expect(&t, past_cluster.shape == WK_SHAPE_WIDE && past_cluster.grid == 65,
               "512 KiB and a vector run in 65 wide blocks");
-    wk_expect(&t, no_clusters.shape == WK_SHAPE_WIDE && no_clusters.grid == 5,
-              "without clusters, 32 KiB and a vector run in 5 wide blocks");
+    wk_expect(&t, no_clusters.shape == WK_SHAPE_WIDE && no_clusters.grid == 9,
+              "without clusters, 64 KiB and a vector run in 9 wide blocks");
     wk_expect(&t, wk_reduce_plan_depth(&cluster) == 1 * 4 + 2 + 10 + WK_CLUSTER_BLOCKS + 1,
               "cluster depth: a vector a thread, the block's tree, the blocks in order");
     wk_expect(&t, mid.shape == WK_SHAPE_DEEP && mid.grid == 256, "8 MiB run in one round of 256 deep blocks");
-    wk_expect(&t, big.shape == WK_SHAPE_WIDE && big.grid == wk_reduce_max_grid(132),
-              "just under 128 MiB fills the device with wide blocks");
+    wk_expect(&t, big.shape == WK_SHAPE_DEEP && big.grid == 132, "just under 128 MiB runs one deep block per SM");
     wk_expect(&t, tiled.shape == WK_SHAPE_TILES && tiled.grid == 1u << 17 && tiled.tiles_per_block == 1,
               "4 GiB run in 2^17 blocks of one 32 KiB tile");
     wk_expect(&t, huge.shape == WK_SHAPE_TILES && huge.grid == 1u << 17 && huge.tiles_per_block == 16,
               "64 GiB run in 2^17 blocks of 16 tiles");
     wk_expect(&t, tiled64.shape == WK_SHAPE_TILES && tiled64.grid == 1u << 14 && tiled64.tiles_per_block == 1,
               "512 MiB of doubles run in 2^14 blocks of one tile");
-    wk_expect(&t, wide64.shape == WK_SHAPE_WIDE, "doubles just under 512 MiB run wide");
+    wk_expect(&t, deep64.shape == WK_SHAPE_DEEP && deep64.grid == 264,
+              "doubles just under 512 MiB run two deep blocks per SM");
     wk_expect(&t, wk_reduce_plan_depth(&big) > wk_reduce_plan_depth(&small), "depth grows with the work per thread");
-    /* 2^25 floats over 132 * blocks_per_sm * 256 threads: each thread folds
+    /* 2^25 floats over 132 * 512 threads: each thread folds
      * at least n / threads elements, so the bound must be at least that. */
     size_t threads = (size_t)big.grid * big.block;
     wk_expect(&t, wk_reduce_plan_depth(&big) >= (((size_t)1 << 25) - 4) / threads, "depth covers each thread's share");
