@@ -139,9 +139,10 @@ size_t wk_reduce_result_size(wk_dtype dtype, wk_op op);
 /* --------------------------------------------------------------- context */
 
 /* A context belongs to one device. It reads the device's properties once and
- * owns the workspaces of the calls: device memory of about 200 KiB each (the
- * reduce's partial results and the tile slots of scans and selects), grown
- * only by calls larger than any before (see wk_scan_reserve).
+ * owns the workspaces of the calls: device memory of about 3.3 MiB each (the
+ * reduce's partial results, the tile slots of scans and selects, and the
+ * segmented calls' board of long segments), grown only by calls larger than
+ * any before (see wk_scan_reserve).
  *
  * Sharing: any number of host threads and streams may call through one
  * context at once. Each stream gets a workspace of its own on its first
@@ -336,7 +337,8 @@ typedef struct wk_segments {
  *
  * Float sums are the same bits run to run for one input, layout and device;
  * the order of the additions follows the segment's length and alignment
- * (and the device's SM count for rows over 64 KiB). Each float result is
+ * (and the device's SM count for rows over 64 KiB; for offsets over an
+ * input of more than 1 GiB, the input's size). Each float result is
  * within ceil(len / 8) + 64 roundings of its segment's exact sum: the error
  * is at most that times the unit roundoff of the accumulator times
  * sum |x| over the segment (f16 and bf16: plus the final rounding).
@@ -368,9 +370,11 @@ wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_o
  * are). Ops: SUM, MIN, MAX, and AND, OR, XOR on integers. One launch on
  * `stream`. d_out == d_in (in place) is allowed; any other overlap returns
  * WK_ERROR_INVALID_ARGUMENT. Float prefixes within a segment are summed in
- * a fixed order that depends on the segment's length and alignment; output
- * i of a segment is within ceil((i + 1) / 8) + 64 roundings of its exact
- * prefix, as for the reduce.
+ * a fixed order that depends on the segment's length and alignment (rows of
+ * up to 512 bytes that lie end to end, on the row's place too: a warp scans
+ * several at once; offsets over an input of more than 1 GiB, on the input's
+ * size); output i of a segment is within ceil((i + 1) / 8) + 64 roundings of
+ * its exact prefix, as for the reduce.
  */
 wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                       wk_dtype dtype, wk_op op, cudaStream_t stream);

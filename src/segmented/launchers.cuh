@@ -6,6 +6,7 @@
 #include "reduce_offsets.cuh"
 #include "reduce_rows.cuh"
 #include "row_tiles.cuh"
+#include "scan_joined_rows.cuh"
 #include "scan_segments.cuh"
 
 #include <type_traits>
@@ -62,6 +63,7 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
         a.begin = reinterpret_cast<const long long *>(l->begin);
         a.end = reinterpret_cast<const long long *>(l->end);
         a.board = l->board;
+        a.cut = wk_seg_offsets_cut(l->size, sizeof(S), 0);
         /* About eight claims per warp: few atomics on one counter, and
          * small enough claims to even out the warps' work. */
         const unsigned long long units = (l->count + unit_segments - 1) / unit_segments;
@@ -110,7 +112,8 @@ template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shap
         const unsigned long long warps = (unsigned long long)grid * (block / 32);
         const unsigned long long per = batches / (warps * 8);
         scan_offsets_args a = {l->count, (long long)l->size, reinterpret_cast<const long long *>(l->begin),
-                               reinterpret_cast<const long long *>(l->end), l->init, l->board, per > 0 ? per : 1};
+                               reinterpret_cast<const long long *>(l->end), l->init, l->board,
+                               wk_seg_offsets_cut(l->size, sizeof(S), 1), per > 0 ? per : 1};
         return launch_chained(offsets_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
     }
     const scan_rows_args a = {l->count, l->size, l->stride, l->init};
@@ -118,6 +121,10 @@ template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shap
     case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
     case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
     case WK_SEG_TILES: return launch_row_tiles<S, Op>(l, Exclusive);
+    case WK_SEG_JOINED: {
+        const joined_rows_args j = {l->count, l->size, l->plan.pieces, l->init};
+        return launch_chained(joined_rows_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, j);
+    }
     default: break;
     }
     return cudaErrorInvalidValue;

@@ -12,42 +12,26 @@
 namespace wk {
 namespace seg {
 
-/* How long segments are cut: at most `most` pieces of at least `min_bytes`,
- * in whole runs of 32 elements. The reduce cuts finer than the scan, whose
- * pieces are read twice and wait on each other's totals. */
-struct scan_cut {
-    static constexpr long long min_bytes = WK_SEG_PIECE_MIN_BYTES;
-    static constexpr long long most = 256;
-};
-struct reduce_cut {
-    static constexpr long long min_bytes = WK_SEG_REDUCE_PIECE_MIN_BYTES;
-    static constexpr long long most = 1024;
-};
-
-/* Segments longer than this are listed and cut (shorter ones a warp takes
- * whole). */
-template <class S> struct lengths {
-    static constexpr long long long_len = WK_SEG_GROUP_MAX_BYTES / sizeof(S);
-};
-
-template <class S, class Cut> __device__ inline long long piece_count(long long len)
+/* A call's cut (plan.h, wk_seg_offsets_cut): segments longer than
+ * long_len are listed and cut into at most `most` pieces of at least
+ * piece_len elements, in whole runs of 32 elements. */
+__device__ inline long long piece_count(long long len, const wk_seg_cut &cut)
 {
-    constexpr long long min_len = Cut::min_bytes / (long long)sizeof(S);
-    const long long p = (len + min_len - 1) / min_len;
-    return p < Cut::most ? p : Cut::most;
+    const long long p = (len + cut.piece_len - 1) / cut.piece_len;
+    return p < cut.most ? p : cut.most;
 }
-template <class S, class Cut> __device__ inline long long piece_length(long long len)
+__device__ inline long long piece_length(long long len, const wk_seg_cut &cut)
 {
-    const long long p = piece_count<S, Cut>(len);
+    const long long p = piece_count(len, cut);
     return ((len + p - 1) / p + 31) / 32 * 32;
 }
 
 /* Piece p of the segment in[lo .. hi), folded by the warp. */
-template <class R, class Cut>
+template <class R>
 __device__ inline typename R::partial warp_piece(const typename R::storage *__restrict__ in, long long lo, long long hi,
-                                                 long long p)
+                                                 long long p, const wk_seg_cut &cut)
 {
-    const long long len = piece_length<typename R::storage, Cut>(hi - lo);
+    const long long len = piece_length(hi - lo, cut);
     const long long b = lo + p * len;
     const long long e = b + len < hi ? b + len : hi;
     return group_allreduce<R, 32>(fold_range<R, WK_SEG_UNROLL>(in, b, e, lo, lane_id(), 32));
@@ -55,13 +39,14 @@ __device__ inline typename R::partial warp_piece(const typename R::storage *__re
 
 /* The whole segment, piece by piece in order, by the warp: the same bits as
  * its pieces folded by many warps and combined by combine_pieces. */
-template <class R, class Cut>
-__device__ inline typename R::partial warp_segment(const typename R::storage *__restrict__ in, long long lo, long long hi)
+template <class R>
+__device__ inline typename R::partial warp_segment(const typename R::storage *__restrict__ in, long long lo, long long hi,
+                                                   const wk_seg_cut &cut)
 {
     typename R::partial acc = R::identity();
-    const long long pieces = piece_count<typename R::storage, Cut>(hi - lo);
+    const long long pieces = piece_count(hi - lo, cut);
     for (long long p = 0; p < pieces; ++p)
-        acc = R::combine(acc, warp_piece<R, Cut>(in, lo, hi, p));
+        acc = R::combine(acc, warp_piece<R>(in, lo, hi, p, cut));
     return acc;
 }
 
@@ -83,30 +68,50 @@ __device__ inline typename R::partial combine_pieces(const typename R::partial *
 
 /* The scan's piece table, built by the warp that finished the last batch:
  * numbers the pieces of the listed segments, as long as their totals fit
- * the board. */
-template <class S> __device__ inline void build_piece_table(wk_seg_board *board)
+ * the board. Eight entries a lane a round, their bounds loaded at once:
+ * the other warps wait for this table. */
+__device__ inline void build_piece_table(wk_seg_board *board, const wk_seg_cut &cut)
 {
+    constexpr unsigned per_lane = 8;
     wk_seg_counters &c = board->counters;
     const unsigned lane = lane_id();
     unsigned entries = __ldcg(&c.listed);
     if (entries > WK_SEG_LIST_CAPACITY)
         entries = WK_SEG_LIST_CAPACITY;
     unsigned carry = 0, split = entries;
-    for (unsigned e0 = 0; e0 < entries; e0 += 32) {
-        const unsigned e = e0 + lane;
-        const unsigned pieces =
-            e < entries ? (unsigned)piece_count<S, scan_cut>(__ldcg(&board->end[e]) - __ldcg(&board->begin[e])) : 0u;
-        const unsigned inclusive = warp_inclusive_scan(pieces, sum{});
-        const unsigned first = carry + inclusive - pieces;
-        const bool fits = carry + inclusive <= WK_SEG_PIECE_CAPACITY;
-        if (e < entries && fits)
-            board->first_piece[e] = first;
-        const unsigned fit = __ballot_sync(full_mask, e < entries && fits);
-        const unsigned in_chunk = e0 + 32 <= entries ? 32u : entries - e0;
-        if (__popc(fit) < (int)in_chunk) {
+    for (unsigned e0 = 0; e0 < entries; e0 += 32 * per_lane) {
+        const unsigned mine = e0 + lane * per_lane;
+        long long lo[per_lane], hi[per_lane];
+#pragma unroll
+        for (unsigned k = 0; k < per_lane; ++k) {
+            lo[k] = mine + k < entries ? __ldcg(&board->begin[mine + k]) : 0;
+            hi[k] = mine + k < entries ? __ldcg(&board->end[mine + k]) : 0;
+        }
+        unsigned pieces[per_lane], lane_pieces = 0;
+#pragma unroll
+        for (unsigned k = 0; k < per_lane; ++k) {
+            pieces[k] = mine + k < entries ? (unsigned)piece_count(hi[k] - lo[k], cut) : 0u;
+            lane_pieces += pieces[k];
+        }
+        const unsigned inclusive = warp_inclusive_scan(lane_pieces, sum{});
+        /* Entries fit while their pieces end within the board: a prefix,
+         * since the numbers only grow. */
+        unsigned first = carry + inclusive - lane_pieces, fitting = 0, fitting_pieces = 0;
+#pragma unroll
+        for (unsigned k = 0; k < per_lane; ++k) {
+            if (mine + k < entries && first + pieces[k] <= WK_SEG_PIECE_CAPACITY) {
+                board->first_piece[mine + k] = first;
+                ++fitting;
+                fitting_pieces += pieces[k];
+            }
+            first += pieces[k];
+        }
+        const unsigned round_entries = entries - e0 < 32 * per_lane ? entries - e0 : 32 * per_lane;
+        const unsigned fit = warp_allreduce(fitting, sum{});
+        if (fit < round_entries) {
             /* The first entry that does not fit ends the split ones. */
-            split = e0 + __popc(fit);
-            carry = shfl(full_mask, first, __popc(fit) < 32 ? __popc(fit) : 31); /* its first piece */
+            split = e0 + fit;
+            carry += warp_allreduce(fitting_pieces, sum{});
             break;
         }
         carry += shfl(full_mask, inclusive, 31);

@@ -108,6 +108,21 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
     plan->pieces = 1;
     plan->piece_len = size;
     plan->pipelined = 0;
+    const size_t bytes = size * elem_size;
+    if (stride == size && bytes <= WK_SEG_JOINED_MAX_BYTES) {
+        /* Runs of about WK_SEG_JOINED_RUN_BYTES, whole rows, each starting
+         * at the first row's offset from a 16-byte boundary. */
+        size_t period = 1;
+        while ((period * bytes) % 16 != 0)
+            period *= 2;
+        size_t rows = WK_SEG_JOINED_RUN_BYTES / bytes / period * period;
+        plan->shape = WK_SEG_JOINED;
+        plan->group = 32;
+        plan->pieces = rows > period ? rows : period;
+        const size_t runs = div_up(count, plan->pieces);
+        plan->grid = clamp_grid(div_up(runs, WK_SEG_THREADS / 32), sm_count, 8);
+        return 0;
+    }
     if (plan_short_rows(count, size, elem_size, sm_count, 0, plan))
         return 0;
     /* The device-wide scan's tiles (scan/plan.h): the pipelined ones where
@@ -152,6 +167,24 @@ unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_co
     if (by_bytes > warps)
         warps = by_bytes;
     return clamp_grid(div_up(warps, WK_SEG_THREADS / 32), sm_count, WK_SEG_BLOCKS_PER_SM);
+}
+
+wk_seg_cut wk_seg_offsets_cut(size_t n, size_t elem_size, int scan)
+{
+    /* Segments that do not overlap: fewer than n / long_len are longer than
+     * long_len, so they fit the list; each has at most len / piece_len + 1
+     * pieces, so together at most n / piece_len + WK_SEG_LIST_CAPACITY,
+     * which fits the board's pieces. */
+    const size_t es = elem_size ? elem_size : 1;
+    size_t long_len = WK_SEG_GROUP_MAX_BYTES / es;
+    size_t piece_len = (scan ? WK_SEG_PIECE_MIN_BYTES : WK_SEG_REDUCE_PIECE_MIN_BYTES) / es;
+    const size_t by_list = div_up(n, WK_SEG_LIST_CAPACITY);
+    const size_t by_pieces = div_up(n, WK_SEG_PIECE_CAPACITY - WK_SEG_LIST_CAPACITY);
+    wk_seg_cut cut;
+    cut.long_len = (long long)(by_list > long_len ? by_list : long_len);
+    cut.piece_len = (long long)(by_pieces > piece_len ? by_pieces : piece_len);
+    cut.most = scan ? 256 : 1024;
+    return cut;
 }
 
 size_t wk_seg_depth_bound(size_t len) { return div_up(len, 8) + 64; }

@@ -16,12 +16,14 @@ extern "C" {
 #define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
-#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets scan: shortest piece of a split segment */
+#define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets scan: shortest piece of a listed segment, at least */
 #define WK_SEG_REDUCE_PIECE_MIN_BYTES (16u << 10) /* offsets reduce: the same */
 #define WK_SEG_BLOCK_FROM_BYTES (16u << 10) /* rows: longer ones are cut into pieces */
 #define WK_SEG_PIECE_BYTES (32u << 10)     /* rows: a piece, a block's work            */
 #define WK_SEG_GRID_MAX (1u << 30)         /* blocks of one launch; the kernels loop past it */
 #define WK_SEG_GROUP_ONCE_MAX 16           /* the reduce's largest group                  */
+#define WK_SEG_JOINED_MAX_BYTES 512u      /* scans: longest rows a warp takes end to end */
+#define WK_SEG_JOINED_RUN_BYTES (8u << 10) /* scans: bytes of rows a warp takes at a time */
 
 /* The shapes, by segment length (rows and uniform layouts):
  *  - tiny:    a thread per row, rows of at most 32 bytes;
@@ -32,6 +34,10 @@ extern "C" {
  *             block of a row to finish combines its pieces;
  *  - tiles:   scans of longer rows: the device-wide scan's tiles, `pieces`
  *             per row, chained by look-back within each row (row_tiles.cuh);
+ *  - joined:  scans of rows that lie end to end, up to
+ *             WK_SEG_JOINED_MAX_BYTES: a warp per run of `pieces` whole
+ *             rows, scanned as one stream with a segmented warp scan
+ *             (scan_joined_rows.cuh);
  *  - offsets: the offsets layout, whose lengths only the device knows: a warp
  *             per 32 segments, each segment taken by one lane, by the whole
  *             warp, or split into pieces over many warps, by its length.
@@ -43,24 +49,43 @@ typedef enum wk_seg_shape {
     WK_SEG_GROUP = 1,
     WK_SEG_BLOCK = 2,
     WK_SEG_OFFSETS = 3,
-    WK_SEG_TILES = 4
+    WK_SEG_TILES = 4,
+    WK_SEG_JOINED = 5
 } wk_seg_shape;
 
 typedef struct wk_seg_plan {
     wk_seg_shape shape;
     unsigned group;     /* group: lanes per row                        */
     unsigned grid;      /* blocks                                      */
-    size_t pieces;      /* block: pieces per row (1: a block per row); tiles: tiles per row */
+    size_t pieces;      /* block: pieces per row (1: a block per row); tiles: tiles per row;
+                           joined: rows per warp's run */
     size_t piece_len;   /* block: elements per piece; tiles: elements per tile */
     int pipelined;      /* tiles: the pipelined kernel, else the chained small tiles */
 } wk_seg_plan;
 
 /* Segments the device-side board of the split shapes can follow at once
  * (listed offsets segments; split rows), and the pieces it keeps partials
- * for. */
-#define WK_SEG_LIST_CAPACITY 2048
+ * for: about 3 MiB of each workspace. */
+#define WK_SEG_LIST_CAPACITY 16384
 #define WK_SEG_SPLIT_ROWS 32768
-#define WK_SEG_PIECE_CAPACITY 65536
+#define WK_SEG_PIECE_CAPACITY 131072
+
+/* How the offsets shapes cut a call's long segments: one longer than
+ * long_len elements is listed on the board and cut into at most `most`
+ * pieces of at least piece_len elements (whole runs of 32), which warps
+ * take one at a time. */
+typedef struct wk_seg_cut {
+    long long long_len;
+    long long piece_len;
+    long long most;
+} wk_seg_cut;
+
+/* The cut of the offsets reduce (scan = 0) or scan (scan = 1) over an input
+ * of n elements of elem_size bytes: 64 KiB segments and pieces of 16 KiB
+ * (reduce) or 64 KiB (scan), both longer on inputs too large for the board
+ * to hold that many, so that segments that do not overlap always find room
+ * and never fall to the warp that found them. */
+wk_seg_cut wk_seg_offsets_cut(size_t n, size_t elem_size, int scan);
 
 /* Plans the reduce of `count` rows of `size` elements of elem_size bytes
  * (uniform and rows layouts) on a device with sm_count SMs. Returns 0, or
@@ -68,8 +93,9 @@ typedef struct wk_seg_plan {
 int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan);
 
 /* Plans the segmented scan of `count` rows of `size` elements, `stride`
- * apart, the first at in_addr: shapes tiny and group as for the reduce,
- * and longer rows in tiles (pipelined where pipelined_ok, as
+ * apart, the first at in_addr: rows that lie end to end (stride = size) up
+ * to WK_SEG_JOINED_MAX_BYTES joined, other short rows tiny and group as for
+ * the reduce, and longer rows in tiles (pipelined where pipelined_ok, as
  * wk_pipelined_ok says for the device-wide scan). Returns 0, or -1 for bad
  * arguments or more tiles than a scan may have. */
 int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t elem_size, uintptr_t in_addr,

@@ -4,17 +4,19 @@
  *     segments lie end to end over at most 32 runs (joined_runs.cuh) is
  *     folded at once; otherwise each of its four batches of 32 is, if it
  *     can be, and else segment by segment: a segment of at most tiny_len
- *     elements by its own lane, one up to a group row (64 KiB) by the whole
- *     warp, and a longer one is listed on the board with numbers for its
- *     pieces.
+ *     elements by its own lane, one up to the call's long length (64 KiB,
+ *     more on inputs over 1 GiB) by the whole warp, and a longer one is
+ *     listed on the board with numbers for its pieces.
  *  2. A warp out of units takes pieces by number from a counter, as soon as
  *     they are listed, folds them, and the warp that finishes a segment's
  *     last piece combines its partials in piece order.
  * Warps wait only for units that running warps hold, never for a block
  * that has not started, so the grid needs no co-residency. A segment's
- * pieces depend on its length alone, and a segment that does not fit the
- * board is folded piece by piece by the warp that found it, in the same
- * order: its result does not depend on which path took it. */
+ * pieces depend on its length and the call's cut alone. Segments that do
+ * not overlap always fit the board (the cut grows with the input); one
+ * that does not fit (overlapping ones) is folded piece by piece by the warp
+ * that found it, in the same order: its result does not depend on which
+ * path took it. */
 #ifndef WARPKIT_SEGMENTED_REDUCE_OFFSETS_CUH
 #define WARPKIT_SEGMENTED_REDUCE_OFFSETS_CUH
 
@@ -42,6 +44,7 @@ template <class R> struct offsets_args {
     const long long *begin;
     const long long *end;
     wk_seg_board *board;
+    wk_seg_cut cut;
     unsigned long long units_per_claim;
 };
 
@@ -56,7 +59,7 @@ template <class R> __device__ inline void list_segment(const offsets_args<R> &a,
 {
     wk_seg_board *board = a.board;
     const unsigned lane = lane_id();
-    const unsigned pieces = (unsigned)piece_count<typename R::storage, reduce_cut>(hi - lo);
+    const unsigned pieces = (unsigned)piece_count(hi - lo, a.cut);
     unsigned slot = ~0u, first = 0;
     if (lane == 0) {
         device_atomic_u64 listing(board->counters.listing);
@@ -77,7 +80,7 @@ template <class R> __device__ inline void list_segment(const offsets_args<R> &a,
     slot = shfl(full_mask, slot, 0);
     first = shfl(full_mask, first, 0);
     if (slot == ~0u) {
-        const typename R::partial acc = warp_segment<R, reduce_cut>(a.in, lo, hi);
+        const typename R::partial acc = warp_segment<R>(a.in, lo, hi, a.cut);
         if (lane == 0)
             R::store_result(result_at(a.out, a.result_bytes, jseg), acc);
         return;
@@ -138,7 +141,7 @@ __device__ inline void reduce_apart(const offsets_args<R> &a, size_t first, long
         if (lane == 0)
             R::store_result(result_at(a.out, a.result_bytes, first + j), acc);
     }
-    unsigned medium = __ballot_sync(full_mask, valid && len > one_round_len && len <= lengths<S>::long_len);
+    unsigned medium = __ballot_sync(full_mask, valid && len > one_round_len && len <= a.cut.long_len);
     while (medium) {
         const int j = __ffs(medium) - 1;
         medium &= medium - 1;
@@ -147,7 +150,7 @@ __device__ inline void reduce_apart(const offsets_args<R> &a, size_t first, long
         if (lane == 0)
             R::store_result(result_at(a.out, a.result_bytes, first + j), acc);
     }
-    unsigned long_ones = __ballot_sync(full_mask, valid && len > lengths<S>::long_len);
+    unsigned long_ones = __ballot_sync(full_mask, valid && len > a.cut.long_len);
     while (long_ones) {
         const int j = __ffs(long_ones) - 1;
         long_ones &= long_ones - 1;
@@ -242,8 +245,8 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
             return;
         const unsigned e = entry - 1, first = __ldcg(&board->first_piece[e]);
         const long long slo = __ldcg(&board->begin[e]), shi = __ldcg(&board->end[e]);
-        const unsigned count = (unsigned)piece_count<typename R::storage, reduce_cut>(shi - slo);
-        const P part = warp_piece<R, reduce_cut>(a.in, slo, shi, item - first);
+        const unsigned count = (unsigned)piece_count(shi - slo, a.cut);
+        const P part = warp_piece<R>(a.in, slo, shi, item - first, a.cut);
         bool last = false;
         if (lane == 0) {
             partials[item] = part;

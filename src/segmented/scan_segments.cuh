@@ -1,7 +1,8 @@
 /* The segmented scans: every segment scanned on its own, by a thread (rows
  * of at most 32 bytes) or a warp (rows up to a group row), carrying the
- * running prefix from one chunk of the segment to the next; longer rows
- * take the device-wide scan's tiles (row_tiles.cuh).
+ * running prefix from one chunk of the segment to the next; short rows that
+ * lie end to end are scanned several to a warp (scan_joined_rows.cuh), and
+ * longer rows take the device-wide scan's tiles (row_tiles.cuh).
  * The offsets layout takes batches of 32 segments per warp: a segment of a
  * few elements is scanned by its own lane, any other by the whole warp. */
 #ifndef WARPKIT_SEGMENTED_SCAN_SEGMENTS_CUH
@@ -228,6 +229,7 @@ struct scan_offsets_args {
     const long long *begin, *end;
     wk_value init;
     wk_seg_board *board;
+    wk_seg_cut cut;
     unsigned long long batches_per_claim;
 };
 
@@ -253,14 +255,14 @@ __device__ inline void wait_for_count(unsigned *counter, unsigned want)
  * it, so the segment is read once. */
 template <bool Exclusive, class R, class S, class Op, class Team>
 __device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, long long lo, long long hi,
-                                      typename R::partial carry, Op op)
+                                      typename R::partial carry, Op op, const wk_seg_cut &cut)
 {
-    const long long count = piece_count<S, scan_cut>(hi - lo);
+    const long long count = piece_count(hi - lo, cut);
     if (count == 1) {
         scan_range<Exclusive>(team, in, out, lo, hi, carry, op);
         return;
     }
-    const long long len = piece_length<S, scan_cut>(hi - lo);
+    const long long len = piece_length(hi - lo, cut);
     for (long long q = 0; q < count; ++q) {
         const long long b = lo + q * len, e = b + len < hi ? b + len : hi;
         if (q + 1 == count) {
@@ -275,12 +277,12 @@ __device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, lon
 
 /* The offsets layout, in the reduce's two phases (reduce_offsets.cuh):
  * batches of 32 segments per warp, a segment of a few elements scanned by
- * its lane and one up to 64 KiB by the warp; longer ones are listed and cut
- * into the same pieces as the reduce's. Their scan takes two passes over
- * the pieces, each piece one warp: the totals of every piece, then, once
- * every total is written, each piece scanned from the total of the pieces
- * before it. Long segments are read twice, so that no warp waits on a
- * piece another warp has not reached. */
+ * its lane and one up to the call's long length by the warp; longer ones
+ * are listed and cut into pieces (the scan's cut, plan.h). Their scan takes
+ * two passes over the pieces, each piece one warp: the totals of every
+ * piece, then, once every total is written, each piece scanned from the
+ * total of the pieces before it. Long segments are read twice, so that no
+ * warp waits on a piece another warp has not reached. */
 template <class S, class Op, bool Exclusive>
 __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM)
 offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
@@ -323,7 +325,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
                 rest &= rest - 1;
                 const long long jlo = shfl(full_mask, lo, j), jhi = shfl(full_mask, hi, j);
                 unsigned slot = WK_SEG_LIST_CAPACITY;
-                if (jhi - jlo > lengths<S>::long_len && lane == 0) {
+                if (jhi - jlo > a.cut.long_len && lane == 0) {
                     slot = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(c.listed).fetch_add(
                         1u, cuda::memory_order_relaxed);
                     if (slot < WK_SEG_LIST_CAPACITY) {
@@ -333,7 +335,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
                     }
                 }
                 if (shfl(full_mask, slot, 0) >= WK_SEG_LIST_CAPACITY)
-                    scan_in_pieces<Exclusive, R>(team, in, out, jlo, jhi, scan_start<S, Op, Exclusive>(a.init, op), op);
+                    scan_in_pieces<Exclusive, R>(team, in, out, jlo, jhi, scan_start<S, Op, Exclusive>(a.init, op), op, a.cut);
             }
         }
         if (lane == 0) {
@@ -344,7 +346,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
         }
     }
     if (shfl(full_mask, builder, 0))
-        build_piece_table<S>(board);
+        build_piece_table(board, a.cut);
     wait_for_count(&c.table_ready, 1u);
 
     /* The totals of the split entries' pieces. */
@@ -366,8 +368,8 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
             else
                 hi_e = mid - 1;
         }
-        const P total = warp_piece<R, scan_cut>(in, __ldcg(&board->begin[lo_e]), __ldcg(&board->end[lo_e]),
-                                      item - __ldcg(&board->first_piece[lo_e]));
+        const P total = warp_piece<R>(in, __ldcg(&board->begin[lo_e]), __ldcg(&board->end[lo_e]),
+                                      item - __ldcg(&board->first_piece[lo_e]), a.cut);
         if (lane == 0) {
             totals[item] = total;
             cuda::atomic_ref<unsigned, cuda::thread_scope_device>(c.aggregated).fetch_add(1u,
@@ -390,7 +392,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
         if (item >= pieces) {
             const unsigned e = split + (item - pieces);
             scan_in_pieces<Exclusive, R>(team, in, out, __ldcg(&board->begin[e]), __ldcg(&board->end[e]),
-                                         scan_start<S, Op, Exclusive>(a.init, op), op);
+                                         scan_start<S, Op, Exclusive>(a.init, op), op, a.cut);
             continue;
         }
         unsigned lo_e = 0, hi_e = split - 1;
@@ -410,7 +412,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
             for (unsigned q = 0; q < here; ++q)
                 carry = op(carry, shfl(full_mask, t, (int)q));
         }
-        const long long len = piece_length<S, scan_cut>(shi - slo);
+        const long long len = piece_length(shi - slo, a.cut);
         const long long b = slo + (long long)(item - first) * len;
         scan_range<Exclusive>(team, in, out, b, b + len < shi ? b + len : shi, carry, op);
     }

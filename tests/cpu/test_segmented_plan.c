@@ -19,6 +19,10 @@ static size_t chain(const wk_seg_plan *p, size_t len, size_t elem)
     case WK_SEG_TINY: return len;
     case WK_SEG_GROUP: return div_up(len, p->group) + 2 * vec + 5;
     case WK_SEG_BLOCK: return div_up(p->piece_len, WK_SEG_THREADS) + 2 * vec + 8 + div_up(p->pieces, WK_SEG_THREADS) + 8;
+    case WK_SEG_JOINED:
+        /* A chunk of 32 vectors adds one to the carry; a lane's elements
+         * before and after the segmented warp scan. */
+        return div_up(len, 32 * vec) + 2 + 2 * vec + 6;
     case WK_SEG_TILES: {
         /* The device-wide scan's count (scan/plan.c): one per tile before,
          * and the vector, warp and block scans of two passes. */
@@ -80,6 +84,22 @@ static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem
     if (wk_plan_segmented_scan_rows(count, size, stride, elem, in_addr, sms, pipelined_ok, &p) != 0)
         return snprintf(why, n, "planning failed"), 0;
     size_t bytes = size * elem;
+    if (stride == size && bytes <= WK_SEG_JOINED_MAX_BYTES) {
+        /* Runs of whole rows, each at the first row's offset from a 16-byte
+         * boundary, of about WK_SEG_JOINED_RUN_BYTES. */
+        if (p.shape != WK_SEG_JOINED)
+            return snprintf(why, n, "rows end to end planned as shape %d", (int)p.shape), 0;
+        if (p.pieces < 1 || (p.pieces * bytes) % 16 != 0 ||
+            (p.pieces * bytes > WK_SEG_JOINED_RUN_BYTES && p.pieces * bytes > 16 * bytes))
+            return snprintf(why, n, "runs of %zu rows", p.pieces), 0;
+        size_t want_grid = div_up(div_up(count, p.pieces), WK_SEG_THREADS / 32);
+        want_grid = want_grid < (size_t)sms * 8 ? want_grid : (size_t)sms * 8;
+        if (p.grid != want_grid)
+            return snprintf(why, n, "grid %u, want %zu", p.grid, want_grid), 0;
+        if (chain(&p, size, elem) > wk_seg_depth_bound(size))
+            return snprintf(why, n, "chain %zu over the bound", chain(&p, size, elem)), 0;
+        return wk_seg_plan_tiles(count, &p) == 0 ? 1 : (snprintf(why, n, "joined rows have tiles"), 0);
+    }
     if (bytes <= WK_SEG_GROUP_MAX_BYTES) {
         if (p.shape != (bytes <= 32 ? WK_SEG_TINY : WK_SEG_GROUP))
             return snprintf(why, n, "short rows planned as shape %d", (int)p.shape), 0;
@@ -118,6 +138,42 @@ static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem
     return 1;
 }
 
+/* The offsets shapes' cut for an input of n elements: never shorter than
+ * the defaults, and every layout of segments that do not overlap fits the
+ * board (its list and its pieces), whatever their lengths; a listed
+ * segment's chain (a warp folds each piece, the pieces combine in order)
+ * and a segment that a warp folds whole stay within the depth bound. */
+static int check_cut(size_t n, size_t elem, int scan, char *why, size_t len)
+{
+    const wk_seg_cut c = wk_seg_offsets_cut(n, elem, scan);
+    const long long min_piece = (long long)((scan ? WK_SEG_PIECE_MIN_BYTES : WK_SEG_REDUCE_PIECE_MIN_BYTES) / elem);
+    if (c.long_len < (long long)(WK_SEG_GROUP_MAX_BYTES / elem) || c.piece_len < min_piece || c.most != (scan ? 256 : 1024))
+        return snprintf(why, len, "cut %lld / %lld / %lld below the defaults", c.long_len, c.piece_len, c.most), 0;
+    if ((size_t)c.long_len > div_up(n, WK_SEG_LIST_CAPACITY) && c.long_len != (long long)(WK_SEG_GROUP_MAX_BYTES / elem))
+        return snprintf(why, len, "long length %lld longer than needed", c.long_len), 0;
+    const size_t vec = 16 / elem;
+    /* Segments of one length L, as many as fit n: the lengths just past the
+     * long length and past each piece boundary are the worst. */
+    for (int k = 0; k < 64; ++k) {
+        const size_t L = k == 0 ? (size_t)c.long_len + 1 : (size_t)c.long_len + (size_t)k * k * k * (size_t)c.piece_len + 1;
+        if (L > n)
+            break;
+        const size_t count = n / L;
+        size_t pieces = div_up(L, (size_t)c.piece_len);
+        if (pieces > (size_t)c.most)
+            pieces = (size_t)c.most;
+        if (count > WK_SEG_LIST_CAPACITY || count * pieces > WK_SEG_PIECE_CAPACITY)
+            return snprintf(why, len, "%zu segments of %zu: %zu pieces do not fit", count, L, count * pieces), 0;
+        const size_t piece = div_up(div_up(L, pieces), 32) * 32;
+        const size_t chain = div_up(piece, 32) + 2 * vec + 5 + pieces;
+        if (chain > wk_seg_depth_bound(L))
+            return snprintf(why, len, "segments of %zu: chain %zu over the bound", L, chain), 0;
+    }
+    if (div_up((size_t)c.long_len, 32) + 2 * vec + 5 > wk_seg_depth_bound((size_t)c.long_len))
+        return snprintf(why, len, "a segment of the long length folded by a warp: over the bound"), 0;
+    return 1;
+}
+
 int main(void)
 {
     wk_tally t = {0, 0};
@@ -137,8 +193,8 @@ int main(void)
                     wk_expect(&t, ok, label);
                 }
 
-    const size_t scan_sizes[] = {1, 8, 33, 16384, 16385, 40000, 1000000, (size_t)1 << 20};
-    const size_t scan_counts[] = {1, 3, 256, 4096};
+    const size_t scan_sizes[] = {1, 3, 8, 33, 1000, 2048, 2049, 16384, 16385, 40000, 1000000, (size_t)1 << 20};
+    const size_t scan_counts[] = {1, 3, 256, 4096, 1000000};
     for (size_t e = 0; e < 3; ++e)
         for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; ++s)
             for (size_t c = 0; c < sizeof scan_counts / sizeof scan_counts[0]; ++c)
@@ -172,12 +228,34 @@ int main(void)
               "rows of 64 KiB beyond the board take a half warp each");
     wk_plan_segmented_rows((size_t)1 << 26, 32, 4, 132, &p);
     wk_expect(&t, p.shape == WK_SEG_GROUP && p.group == 2, "rows of 32 floats take two lanes each");
+    wk_plan_segmented_scan_rows((size_t)1 << 23, 32, 32, 4, 0, 132, 1, &p);
+    wk_expect(&t, p.shape == WK_SEG_JOINED && p.pieces == 64, "rows of 32 floats end to end: 64 a warp's run");
+    wk_plan_segmented_scan_rows((size_t)1 << 23, 32, 33, 4, 0, 132, 1, &p);
+    wk_expect(&t, p.shape == WK_SEG_GROUP, "rows of 32 floats with gaps: a warp each");
+    wk_plan_segmented_scan_rows(1000, 3, 3, 4, 0, 132, 1, &p);
+    wk_expect(&t, p.shape == WK_SEG_JOINED && p.pieces % 4 == 0, "rows of 12 bytes: runs of a multiple of 4 rows");
     wk_plan_segmented_scan_rows(256, (size_t)1 << 20, (size_t)1 << 20, 4, 0, 132, 1, &p);
     wk_expect(&t, p.shape == WK_SEG_TILES && p.pipelined && p.pieces == 64,
               "rows of 2^20 floats are scanned in 64 pipelined tiles each");
     wk_expect(&t, wk_plan_segmented_scan_rows(4, 100, 99, 4, 0, 132, 1, &p) == -1, "a stride below the size is refused");
     wk_expect(&t, wk_plan_segmented_scan_rows((size_t)1 << 40, 20000, 20000, 4, 0, 132, 1, &p) == -1,
               "more tiles than a scan may have are refused");
+    const size_t cut_ns[] = {1, 1000, (size_t)1 << 20, (size_t)1 << 26, (size_t)1 << 28, ((size_t)1 << 30) + 7,
+                             ((size_t)1 << 31) + 1000, (size_t)1 << 34, (size_t)1 << 37};
+    for (size_t k = 0; k < sizeof cut_ns / sizeof cut_ns[0]; ++k)
+        for (size_t e = 0; e < 3; ++e)
+            for (int scan = 0; scan < 2; ++scan) {
+                char why[160], label[256];
+                int ok = check_cut(cut_ns[k], elems[e], scan, why, sizeof why);
+                snprintf(label, sizeof label, "offsets cut: n %zu elem %zu %s: %s", cut_ns[k], elems[e],
+                         scan ? "scan" : "reduce", ok ? "fits the board" : why);
+                wk_expect(&t, ok, label);
+            }
+    const wk_seg_cut f32_28 = wk_seg_offsets_cut((size_t)1 << 28, 4, 0), f32_30 = wk_seg_offsets_cut((size_t)1 << 30, 4, 0);
+    wk_expect(&t, f32_28.long_len == 16384 && f32_28.piece_len == 4096,
+              "2^28 floats: segments over 64 KiB listed, pieces of 16 KiB");
+    wk_expect(&t, f32_30.long_len == 65536 && f32_30.piece_len > 4096,
+              "2^30 floats: segments over 256 KiB listed, longer pieces");
     wk_expect(&t, wk_seg_offsets_grid(1, 3, 4, 132) == 1, "one short segment: one block");
     wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, (size_t)1 << 30, 4, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
               "many segments fill the device");

@@ -1076,33 +1076,43 @@ static void test_back_to_back(void)
     free(h_res);
 }
 
-/* More long segments than the board lists (2048): those that find no room
- * are taken by the warp that found them. Their bits must not depend on it:
- * the last 64 segments reduced and scanned alone (all of them listed) give
- * the same bits as in the call over all of them (where most of them are
- * not). f32 and f64, the input 0 to 3 elements past a 16-byte boundary;
- * every other one of those segments holds NaNs of one sign near its start
- * and of the other near its end (other pieces), and every NaN result is
- * the dtype's one NaN. */
+/* A long segment's bits must not depend on the call it is in, nor on which
+ * path took it: the last 64 segments reduced and scanned alone give the
+ * same bits as in a call over 2300 of them (all listed on the board), and
+ * in a reduce over 41400 overlapping ones, more than the board lists, of
+ * which those that find no room are folded by the warp that found them.
+ * f32 and f64, the input 0 to 3 elements past a 16-byte boundary; every
+ * other one of those segments holds NaNs of one sign near its start and of
+ * the other near its end (other pieces), and every NaN result is the
+ * dtype's one NaN. */
 static void test_overflow_same_bits(void)
 {
-    enum { COUNT = 2300, TAIL = 64 };
+    /* OVERLAP is a multiple of COUNT: its last 64 segments are the same
+     * as the disjoint layout's. */
+    enum { COUNT = 2300, TAIL = 64, OVERLAP = 18 * COUNT, FN_OVERLAP = FN_INCLUSIVE + 1 };
     const size_t len = 16400; /* f32: two pieces of a scan, five of a reduce */
     const size_t n = COUNT * len;
-    int64_t *h_off = malloc((COUNT + 1) * sizeof *h_off);
+    int64_t *h_off = malloc((COUNT + 1) * sizeof *h_off), *h_ov = malloc(2 * OVERLAP * sizeof *h_ov);
     unsigned char *h_in = malloc((n + 3) * sizeof(double));
     unsigned char *h_all = malloc(TAIL * len * sizeof(double)), *h_tail = malloc(TAIL * len * sizeof(double));
-    need(h_off && h_in && h_all && h_tail, "the overflow case's buffers");
+    need(h_off && h_ov && h_in && h_all && h_tail, "the overflow case's buffers");
     for (size_t i = 0; i <= COUNT; ++i)
         h_off[i] = (int64_t)(i * len);
+    for (size_t i = 0; i < OVERLAP; ++i) {
+        h_ov[i] = (int64_t)(i % COUNT * len);
+        h_ov[OVERLAP + i] = h_ov[i] + (int64_t)len;
+    }
     unsigned char *d_in, *d_all, *d_tail;
-    int64_t *d_off;
+    int64_t *d_off, *d_ov;
     CHECK_CUDA(cudaMalloc((void **)&d_in, (n + 3) * sizeof(double)));
     CHECK_CUDA(cudaMalloc((void **)&d_all, n * sizeof(double)));
     CHECK_CUDA(cudaMalloc((void **)&d_tail, n * sizeof(double)));
     CHECK_CUDA(cudaMalloc((void **)&d_off, (COUNT + 1) * sizeof *h_off));
+    CHECK_CUDA(cudaMalloc((void **)&d_ov, 2 * OVERLAP * sizeof *h_ov));
     CHECK_CUDA(cudaMemcpy(d_off, h_off, (COUNT + 1) * sizeof *h_off, cudaMemcpyHostToDevice));
-    const wk_segments all = {COUNT, n, 0, d_off, d_off + 1};
+    CHECK_CUDA(cudaMemcpy(d_ov, h_ov, 2 * OVERLAP * sizeof *h_ov, cudaMemcpyHostToDevice));
+    const wk_segments disjoint = {COUNT, n, 0, d_off, d_off + 1};
+    const wk_segments overlapping = {OVERLAP, n, 0, d_ov, d_ov + OVERLAP};
     const wk_segments tail = {TAIL, n, 0, d_off + (COUNT - TAIL), d_off + (COUNT - TAIL) + 1};
     const wk_dtype kinds[2] = {WK_F32, WK_F64};
     for (int d = 0; d < 2; ++d) {
@@ -1121,19 +1131,23 @@ static void test_overflow_same_bits(void)
         CHECK_CUDA(cudaMemcpy(d_in, h_in, (n + 3) * elem, cudaMemcpyHostToDevice));
         for (size_t off = 0; off < 4; ++off) {
             const void *in = d_in + off * elem;
-            for (int fn = FN_REDUCE; fn <= FN_INCLUSIVE; ++fn) {
+            for (int f = FN_REDUCE; f <= FN_OVERLAP; ++f) {
+                const int fn = f == FN_OVERLAP ? FN_REDUCE : f;
                 CHECK_CUDA(cudaMemset(d_all, POISON, n * elem));
                 CHECK_CUDA(cudaMemset(d_tail, POISON, n * elem));
-                seg_call c_all = make_call(in, d_all, &all, dtype, WK_SUM);
+                seg_call c_all = make_call(in, d_all, f == FN_OVERLAP ? &overlapping : &disjoint, dtype, WK_SUM);
                 seg_call c_tail = make_call(in, d_tail, &tail, dtype, WK_SUM);
                 c_all.fn = c_tail.fn = fn;
                 int ok = run_call(&c_all, stream) == WK_SUCCESS && run_call(&c_tail, stream) == WK_SUCCESS;
                 snprintf(current_call, sizeof current_call,
-                         "%s sum %s of %d segments of %zu (input +%zu) and of the last %d alone", wk_dtype_name(dtype),
-                         fn_name(fn), COUNT, len, off, TAIL);
+                         "%s sum %s of %d %s segments of %zu (input +%zu) and of the last %d alone",
+                         wk_dtype_name(dtype), fn_name(fn), f == FN_OVERLAP ? OVERLAP : COUNT,
+                         f == FN_OVERLAP ? "overlapping" : "disjoint", len, off, TAIL);
                 /* The reduce writes one result per segment; the scan, every
                  * element at its place. */
-                const size_t at_all = fn == FN_REDUCE ? (COUNT - TAIL) * elem : (COUNT - TAIL) * len * elem;
+                const size_t at_all = f == FN_OVERLAP   ? (OVERLAP - TAIL) * elem
+                                      : fn == FN_REDUCE ? (COUNT - TAIL) * elem
+                                                        : (COUNT - TAIL) * len * elem;
                 const size_t bytes = fn == FN_REDUCE ? TAIL * elem : TAIL * len * elem;
                 const size_t at_tail = fn == FN_REDUCE ? 0 : at_all;
                 copy_to_host(h_all, d_all + at_all, bytes);
@@ -1152,7 +1166,9 @@ static void test_overflow_same_bits(void)
     CHECK_CUDA(cudaFree(d_all));
     CHECK_CUDA(cudaFree(d_tail));
     CHECK_CUDA(cudaFree(d_off));
+    CHECK_CUDA(cudaFree(d_ov));
     free(h_off);
+    free(h_ov);
     free(h_in);
     free(h_all);
     free(h_tail);
