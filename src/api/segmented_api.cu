@@ -136,7 +136,7 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     if (v.begin) {
         l.plan.shape = WK_SEG_OFFSETS;
         l.plan.group = 32;
-        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count);
+        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 0);
         l.plan.pieces = 1;
         l.plan.piece_len = 0;
     } else if (wk_plan_segmented_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
@@ -211,7 +211,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, co
     if (v.begin) {
         l.plan.shape = WK_SEG_OFFSETS;
         l.plan.group = 32;
-        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count);
+        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 1);
         l.plan.pieces = 1;
         l.plan.piece_len = 0;
     } else {

@@ -35,28 +35,56 @@ __device__ inline typename R::partial fold_range(const typename R::storage *__re
     long long head = misaligned ? (long long)(V::size - misaligned) : 0;
     if (head > len)
         head = len;
-    for (long long k = rank; k < head; k += group)
-        acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
-
     const V *body = reinterpret_cast<const V *>(in + begin + head);
     const long long nvec = (len - head) / V::size;
     const long long first = begin + head - origin;
-    long long i = rank;
-    for (; i + (long long)(Unroll - 1) * group < nvec; i += (long long)Unroll * group) {
-        V v[Unroll];
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u)
-            v[u] = load_vec(body + i + u * group);
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u)
-            acc = R::fold(acc, v[u].e, first + (i + u * group) * V::size);
-    }
-    for (; i < nvec; i += group)
-        acc = R::fold(acc, load_vec(body + i).e, first + i * V::size);
-
     const long long tail_start = head + nvec * V::size;
-    for (long long k = tail_start + rank; k < len; k += group)
-        acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
+
+    /* Each round's loads go out before its folds, the last round's too
+     * (predicated, not one load at a time), and the first round's with the
+     * head and tail: one wait a round. Each lane still folds its elements
+     * in index order. With a group of at least a vector's size, the head
+     * and the tail are one element a lane at most. */
+    const bool one_edge = group >= (unsigned)V::size;
+    S h{}, t{};
+    const bool has_h = one_edge && rank < head, has_t = one_edge && tail_start + rank < len;
+    if (has_h)
+        h = in[begin + rank];
+    if (has_t)
+        t = in[begin + tail_start + rank];
+    long long i = rank;
+    V v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+        if (i + u * group < nvec)
+            v[u] = load_vec(body + i + u * group);
+    if (one_edge) {
+        if (has_h)
+            acc = R::combine(acc, R::element(h, begin + rank - origin));
+    } else {
+        for (long long k = rank; k < head; k += group)
+            acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
+    }
+    for (;;) {
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            if (i + u * group < nvec)
+                acc = R::fold(acc, v[u].e, first + (i + u * group) * V::size);
+        i += (long long)Unroll * group;
+        if (i >= nvec)
+            break;
+#pragma unroll
+        for (int u = 0; u < Unroll; ++u)
+            if (i + u * group < nvec)
+                v[u] = load_vec(body + i + u * group);
+    }
+    if (one_edge) {
+        if (has_t)
+            acc = R::combine(acc, R::element(t, begin + tail_start + rank - origin));
+    } else {
+        for (long long k = tail_start + rank; k < len; k += group)
+            acc = R::combine(acc, R::element(in[begin + k], begin + k - origin));
+    }
     return acc;
 }
 

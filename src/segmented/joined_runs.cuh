@@ -28,10 +28,12 @@ constexpr int joined_most_segments = 128;
  * segment stays within wk_seg_depth_bound. */
 constexpr int run_max = 63;
 
-/* A warp's shared memory for joined batches: about 5.5 KiB, so that a
- * block of 8 warps stays within the 48 KiB of static shared memory. */
+/* A warp's shared memory for joined batches: at most 7.6 KiB, so that six
+ * blocks of four warps fit an SM. A span of 6 KiB (1536 elements of 4
+ * bytes, 768 of 8), 4 KiB of 2-byte elements (2048, as many as the ends'
+ * scan covers), 2.5 KiB with the arg ops' wider results. */
 template <class S, class P> struct joined_stage {
-    static constexpr int stage_bytes = sizeof(P) > 8 ? 2560 : 4096;
+    static constexpr int stage_bytes = sizeof(P) > 8 ? 2560 : (sizeof(S) >= 4 ? 6144 : 4096);
     static constexpr int capacity = stage_bytes / (int)sizeof(S); /* elements */
     static constexpr int words = capacity / 32;
     vec<S> data[stage_bytes / 16];        /* the span, from the vector holding its first element */

@@ -67,10 +67,11 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
         /* About eight claims per warp: few atomics on one counter, and
          * small enough claims to even out the warps' work. */
         const unsigned long long units = (l->count + unit_segments - 1) / unit_segments;
-        const unsigned long long warps = (unsigned long long)grid * (block / 32);
+        const unsigned offsets_block = WK_SEG_OFFSETS_THREADS;
+        const unsigned long long warps = (unsigned long long)grid * (offsets_block / 32);
         const unsigned long long per = units / (warps * 8);
         a.units_per_claim = per > 0 ? per : 1;
-        return launch_chained(offsets_reduce_kernel<R>, grid, block, 0, l->stream, pdl, a);
+        return launch_chained(offsets_reduce_kernel<R>, grid, offsets_block, 0, l->stream, pdl, a);
     }
     default: break; /* tiles: scans only */
     }

@@ -158,7 +158,7 @@ unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors)
     return whole_grid(div_up(count, rows_per_block));
 }
 
-unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count)
+unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count, int scan)
 {
     /* A warp per batch of 32 segments, or per 16 KiB of the input where
      * that is more: a few long segments need every SM too. */
@@ -166,7 +166,9 @@ unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_co
     const size_t by_bytes = div_up(n, (16u << 10) / (elem_size ? elem_size : 1));
     if (by_bytes > warps)
         warps = by_bytes;
-    return clamp_grid(div_up(warps, WK_SEG_THREADS / 32), sm_count, WK_SEG_BLOCKS_PER_SM);
+    if (scan)
+        return clamp_grid(div_up(warps, WK_SEG_THREADS / 32), sm_count, WK_SEG_BLOCKS_PER_SM);
+    return clamp_grid(div_up(warps, WK_SEG_OFFSETS_THREADS / 32), sm_count, WK_SEG_OFFSETS_BLOCKS_PER_SM);
 }
 
 wk_seg_cut wk_seg_offsets_cut(size_t n, size_t elem_size, int scan)

@@ -13,6 +13,8 @@ extern "C" {
 
 #define WK_SEG_THREADS 256        /* every segmented kernel's block               */
 #define WK_SEG_BLOCKS_PER_SM 4    /* the grid of the persistent shapes           */
+#define WK_SEG_OFFSETS_THREADS 128 /* the offsets reduce's block: four warps     */
+#define WK_SEG_OFFSETS_BLOCKS_PER_SM 6 /* and its blocks per SM (80 registers)  */
 #define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
@@ -110,8 +112,10 @@ size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan);
 unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors);
 
 /* The persistent grid of the offsets shape, for `count` segments in an
- * input of n elements of elem_size bytes. */
-unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count);
+ * input of n elements of elem_size bytes: of the scan's blocks
+ * (WK_SEG_THREADS) when `scan`, else of the reduce's
+ * (WK_SEG_OFFSETS_THREADS). */
+unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count, int scan);
 
 /* Largest number of rounded operations between an element of a segment of
  * `len` elements and its result, in any shape: a float sum's error is at

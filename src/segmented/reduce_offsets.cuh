@@ -266,10 +266,10 @@ template <class R> __device__ inline void reduce_pieces(const offsets_args<R> &a
 }
 
 template <class R>
-__global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) offsets_reduce_kernel(offsets_args<R> a)
+__global__ void __launch_bounds__(WK_SEG_OFFSETS_THREADS, WK_SEG_OFFSETS_BLOCKS_PER_SM) offsets_reduce_kernel(offsets_args<R> a)
 {
     using Stage = joined_stage<typename R::storage, typename R::partial>;
-    __shared__ Stage s_stage[WK_SEG_THREADS / 32];
+    __shared__ Stage s_stage[WK_SEG_OFFSETS_THREADS / 32];
     wait_for_previous_kernel();
     allow_next_kernel();
     wk_seg_counters &c = a.board->counters;

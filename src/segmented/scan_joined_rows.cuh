@@ -64,27 +64,25 @@ __device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned of
     const P last = shfl(full_mask, v, 31);
     carry = shfl(full_mask, f, 31) ? last : op(carry, last);
 
+    /* The outputs, then one vector store where the whole vector is valid
+     * and aligned, else one store an element. */
     at = offset;
-    if (valid == vec<S>::size && vector_store) {
-        vec<S> y;
+    vec<S> y;
 #pragma unroll
-        for (int e = 0; e < vec<S>::size; ++e) {
+    for (int e = 0; e < vec<S>::size; ++e) {
+        if (e < valid) {
             run = at == 0 ? start : run;
             const P next = op(run, C::enter(x.e[e]));
             y.e[e] = C::leave(Exclusive ? run : next);
             run = next;
             at = at + 1 == size ? 0 : at + 1;
         }
-        store_vec(reinterpret_cast<vec<S> *>(out), y);
-    } else {
-        for (int e = 0; e < valid; ++e) {
-            run = at == 0 ? start : run;
-            const P next = op(run, C::enter(x.e[e]));
-            out[e] = C::leave(Exclusive ? run : next);
-            run = next;
-            at = at + 1 == size ? 0 : at + 1;
-        }
     }
+    if (valid == vec<S>::size && vector_store)
+        store_vec(reinterpret_cast<vec<S> *>(out), y);
+    else
+        for (int e = 0; e < valid; ++e)
+            out[e] = y.e[e];
 }
 
 /* Scans the rows in[begin .. end), which start at begin and every `size`

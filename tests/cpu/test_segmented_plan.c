@@ -256,13 +256,18 @@ int main(void)
               "2^28 floats: segments over 64 KiB listed, pieces of 16 KiB");
     wk_expect(&t, f32_30.long_len == 65536 && f32_30.piece_len > 4096,
               "2^30 floats: segments over 256 KiB listed, longer pieces");
-    wk_expect(&t, wk_seg_offsets_grid(1, 3, 4, 132) == 1, "one short segment: one block");
-    wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, (size_t)1 << 30, 4, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
-              "many segments fill the device");
-    wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 28, 4, 132) == 132 * WK_SEG_BLOCKS_PER_SM,
-              "a few long segments fill the device too");
-    wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 20, 2, 132) == 16,
-              "2 MiB of input: a warp per 16 KiB");
+    for (int scan = 0; scan <= 1; ++scan) {
+        /* The reduce's blocks are of four warps, six an SM; the scan's of eight, four an SM. */
+        const unsigned per_sm = scan ? WK_SEG_BLOCKS_PER_SM : WK_SEG_OFFSETS_BLOCKS_PER_SM;
+        const unsigned warps = (scan ? WK_SEG_THREADS : WK_SEG_OFFSETS_THREADS) / 32;
+        wk_expect(&t, wk_seg_offsets_grid(1, 3, 4, 132, scan) == 1, "one short segment: one block");
+        wk_expect(&t, wk_seg_offsets_grid((size_t)1 << 30, (size_t)1 << 30, 4, 132, scan) == 132 * per_sm,
+                  "many segments fill the device");
+        wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 28, 4, 132, scan) == 132 * per_sm,
+                  "a few long segments fill the device too");
+        wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 20, 2, 132, scan) == 128 / warps,
+                  "2 MiB of input: a warp per 16 KiB");
+    }
     wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 65536 && wk_seg_vector_rows_grid((size_t)1 << 23, 8) == 65536 &&
                       wk_seg_vector_rows_grid(1, 8) == 1,
               "rows of whole vectors: four vectors a thread, the rows covered once");
