@@ -15,6 +15,17 @@ namespace seg {
 
 using reduce::combiner;
 
+/* One round of a group's vector loads: this lane's vectors i, i + group,
+ * ... (Unroll of them), those below nvec, all issued before any is used. */
+template <class V, int Unroll>
+__device__ inline void load_round(V (&v)[Unroll], const V *body, long long i, long long nvec, unsigned group)
+{
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+        if (i + u * group < nvec)
+            v[u] = load_vec(body + i + u * group);
+}
+
 /* Folds in[begin .. end) into a partial of R, shared among `group` lanes
  * (this one is `rank`): a scalar head up to the first 16-byte boundary, a
  * body of 16-byte vectors with Unroll of them in flight per lane, a scalar
@@ -54,10 +65,7 @@ __device__ inline typename R::partial fold_range(const typename R::storage *__re
         t = in[begin + tail_start + rank];
     long long i = rank;
     V v[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-        if (i + u * group < nvec)
-            v[u] = load_vec(body + i + u * group);
+    load_round(v, body, i, nvec, group);
     if (one_edge) {
         if (has_h)
             acc = R::combine(acc, R::element(h, begin + rank - origin));
@@ -73,10 +81,7 @@ __device__ inline typename R::partial fold_range(const typename R::storage *__re
         i += (long long)Unroll * group;
         if (i >= nvec)
             break;
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u)
-            if (i + u * group < nvec)
-                v[u] = load_vec(body + i + u * group);
+        load_round(v, body, i, nvec, group);
     }
     if (one_edge) {
         if (has_t)

@@ -30,7 +30,7 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
         const size_t vecs = row_bytes / 16, stride_vecs = stride_bytes / 16;
         const unsigned vgrid = wk_seg_vector_rows_grid(l->count, (unsigned)vecs);
         switch (vecs) {
-        case 1: return launch_chained(vector_rows_kernel<R, 1>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
+        case 1: return launch_chained(vector_rows_kernel<R, 1, WK_SEG_ONE_VECTOR_UNROLL>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
         case 2: return launch_chained(vector_rows_kernel<R, 2>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
         case 4: return launch_chained(vector_rows_kernel<R, 4>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);
         case 8: return launch_chained(vector_rows_kernel<R, 8>, vgrid, block, 0, l->stream, pdl, in, l->out, rb, l->count, stride_vecs);

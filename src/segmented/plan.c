@@ -154,7 +154,8 @@ size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan)
 
 unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors)
 {
-    const size_t rows_per_block = (size_t)WK_SEG_THREADS * WK_SEG_UNROLL / (vectors ? vectors : 1);
+    const unsigned unroll = vectors <= 1 ? WK_SEG_ONE_VECTOR_UNROLL : WK_SEG_UNROLL;
+    const size_t rows_per_block = (size_t)WK_SEG_THREADS * unroll / (vectors ? vectors : 1);
     return whole_grid(div_up(count, rows_per_block));
 }
 

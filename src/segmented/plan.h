@@ -17,6 +17,7 @@ extern "C" {
 #define WK_SEG_OFFSETS_BLOCKS_PER_SM 6 /* and its blocks per SM (80 registers)  */
 #define WK_SEG_TINY_ROWS 4        /* rows per thread per round, tiny shape       */
 #define WK_SEG_UNROLL 4           /* 16-byte loads in flight per lane            */
+#define WK_SEG_ONE_VECTOR_UNROLL 2 /* the same for rows of one vector            */
 #define WK_SEG_GROUP_MAX_BYTES (64u << 10) /* longest row a group of lanes takes */
 #define WK_SEG_PIECE_MIN_BYTES (64u << 10) /* offsets scan: shortest piece of a listed segment, at least */
 #define WK_SEG_REDUCE_PIECE_MIN_BYTES (16u << 10) /* offsets reduce: the same */
@@ -108,7 +109,8 @@ size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan);
 
 /* The grid of the reduce's kernel for rows of `vectors` whole 16-byte
  * vectors (1 to 8; the tiny and group shapes' rows when they are aligned):
- * WK_SEG_UNROLL vectors per thread, covering the rows once. */
+ * WK_SEG_UNROLL vectors per thread (WK_SEG_ONE_VECTOR_UNROLL for rows of
+ * one), covering the rows once. */
 unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors);
 
 /* The persistent grid of the offsets shape, for `count` segments in an

@@ -268,8 +268,8 @@ int main(void)
         wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 20, 2, 132, scan) == 128 / warps,
                   "2 MiB of input: a warp per 16 KiB");
     }
-    wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 65536 && wk_seg_vector_rows_grid((size_t)1 << 23, 8) == 65536 &&
-                      wk_seg_vector_rows_grid(1, 8) == 1,
-              "rows of whole vectors: four vectors a thread, the rows covered once");
+    wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 131072 && wk_seg_vector_rows_grid((size_t)1 << 24, 2) == 32768 &&
+                      wk_seg_vector_rows_grid((size_t)1 << 23, 8) == 65536 && wk_seg_vector_rows_grid(1, 8) == 1,
+              "rows of whole vectors: two vectors a thread for rows of one, else four, the rows covered once");
     return wk_tally_finish(&t);
 }
