@@ -1195,21 +1195,26 @@ static void custom_layout(layout *l, const char *name, wk_ref_segments ref, cons
     finish_layout(l, values);
 }
 
-/* f16 inputs of 2^31 + 1000 elements: one segment of all of them, and
- * offsets around 2^31 (byte offsets past 2^32). The extremes sit at the
- * last two elements, so the arg ops' indices are over 2^31. Sums of that
- * many elements are checked against the bound, which at this length says
- * little; the extremes and the scan of the maximum are exact. */
+/* f16 inputs of 2^31 + 1000 elements: one segment of all of them, offsets
+ * around 2^31 (byte offsets past 2^32), and three segments of about 10^5
+ * elements, too short to be listed at this size but longer than a piece,
+ * which a warp reduces and scans piece by piece, each piece's scan from
+ * the totals before it. The extremes sit at the last two elements, so the
+ * arg ops' indices are over 2^31. Sums of that many elements are checked
+ * against the bound, which at this length says little; the extremes and
+ * the scan of the maximum are exact. */
 static void test_over_2e31(void)
 {
     const size_t n = ((size_t)1 << 31) + 1000, two31 = (size_t)1 << 31;
     const wk_dtype dtype = WK_F16;
     int64_t off[10] = {(int64_t)two31 - 500, 0, (int64_t)n - 10, (int64_t)two31, INT64_MIN,
                        (int64_t)two31 + 500, (int64_t)n, (int64_t)n + 100, (int64_t)two31, 5};
-    layout ls[2];
+    int64_t mid[6] = {1, (int64_t)two31 - 200001, (int64_t)n - 100003, 100002, (int64_t)two31 - 100001, (int64_t)n};
+    layout ls[3];
     custom_layout(&ls[0], "uniform 1 x (2^31 + 1000)", (wk_ref_segments){1, n, 0, NULL, NULL}, NULL, 0);
     custom_layout(&ls[1], "offsets around 2^31 over 2^31 + 1000", (wk_ref_segments){5, n, 0, off, off + 5}, off, 10);
-    for (int k = 0; k < 2; ++k) {
+    custom_layout(&ls[2], "three of about 10^5 over 2^31 + 1000", (wk_ref_segments){3, n, 0, mid, mid + 3}, mid, 6);
+    for (int k = 0; k < 3; ++k) {
         layout *l = &ls[k];
         input in;
         unsigned char *h = stage_begin(&in, l, dtype, 1 + (size_t)k);
