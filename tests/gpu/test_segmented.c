@@ -1197,12 +1197,13 @@ static void custom_layout(layout *l, const char *name, wk_ref_segments ref, cons
 
 /* f16 inputs of 2^31 + 1000 elements: one segment of all of them, offsets
  * around 2^31 (byte offsets past 2^32), and three segments of about 10^5
- * elements, too short to be listed at this size but longer than a piece,
- * which a warp reduces and scans piece by piece, each piece's scan from
- * the totals before it. The extremes sit at the last two elements, so the
- * arg ops' indices are over 2^31. Sums of that many elements are checked
- * against the bound, which at this length says little; the extremes and
- * the scan of the maximum are exact. */
+ * elements, too short to be listed at this size but longer than a scan's
+ * piece: one warp folds each in one range and scans it piece by piece,
+ * each piece's scan from the totals before it. The extremes sit at the
+ * last two elements, so in the first two layouts the arg ops' indices are
+ * over 2^31. Sums of that many elements are checked against the bound,
+ * which at this length says little; the extremes and the scan of the
+ * maximum are exact. */
 static void test_over_2e31(void)
 {
     const size_t n = ((size_t)1 << 31) + 1000, two31 = (size_t)1 << 31;
