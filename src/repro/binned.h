@@ -157,6 +157,19 @@ WK_HD void wk_rp_deposit(wk_rp_work *w, int top, double x)
     w->bin[WK_RP_FOLD - 1] += wk_rp_odd_above(x, top - (WK_RP_FOLD - 1));
 }
 
+/* The same split when x is zero or its lowest significand bit is worth at
+ * least bin top - 1's unit: the rest after bin 0 is then a whole number of
+ * those units, so bin 1 takes it exactly and bin 2 takes nothing, and the
+ * bins end bit for bit as wk_rp_deposit leaves them, in 4 additions, not 7.
+ * Tops below WK_RP_SCALED only. */
+WK_HD void wk_rp_deposit_coarse(wk_rp_work *w, double x)
+{
+    double q = w->bin[0] + wk_rp_odd(x);
+    double part = q - w->bin[0];
+    w->bin[0] = q;
+    w->bin[1] += x - part;
+}
+
 /* The same for any top: the bin from WK_RP_SCALED up takes x scaled by
  * 2^-128 (exact wherever the part is not zero). */
 WK_HD void wk_rp_deposit_scaled(wk_rp_work *w, int top, double x)
@@ -175,15 +188,15 @@ WK_HD void wk_rp_deposit_scaled(wk_rp_work *w, int top, double x)
     }
 }
 
-/* Moves whole steps out of the bins into the carries: afterwards each bin is
- * within one step of its base. A bin stays in the binade of its base,
- * [1, 2) * 2^(unit + 52), where base is 1.5 and a step 0.25: the two
- * leading fraction bits say 11 (a step or more above) or 00 (more than a
- * step below), and a step is one unit of bit 18 of the high word. */
-WK_HD void wk_rp_renormalize(wk_rp_work *w)
+/* Moves whole steps out of the first `bins` bins into their carries:
+ * afterwards each is within one step of its base. A bin stays in the binade
+ * of its base, [1, 2) * 2^(unit + 52), where base is 1.5 and a step 0.25:
+ * the two leading fraction bits say 11 (a step or more above) or 00 (more
+ * than a step below), and a step is one unit of bit 18 of the high word. */
+WK_HD void wk_rp_renormalize(wk_rp_work *w, int bins)
 {
     WK_RP_UNROLL
-    for (int k = 0; k < WK_RP_FOLD; ++k) {
+    for (int k = 0; k < bins; ++k) {
         uint64_t b = wk_rp_bits(w->bin[k]);
         unsigned lead = (unsigned)(b >> 50) & 3u;
         int64_t move = (lead == 3u) - (lead == 0u);
@@ -322,6 +335,23 @@ WK_HD wk_rp_format wk_rp_format_for(int which)
     default: f.precision = 8; f.exponent_bits = 8; f.nan = 0x7fc0ull; break;
     }
     return f;
+}
+
+/* The smallest magnitude key of format f (keys as in repro/elements.cuh: the
+ * bits without the sign, f64's high word) whose elements all have their
+ * lowest significand bit worth at least bin top - 1's unit; 1 when every
+ * element does. Above every finite key when none does. Zero always may. */
+WK_HD uint32_t wk_rp_coarse_floor(wk_rp_format f, int top)
+{
+    const int bias = (1 << (f.exponent_bits - 1)) - 1;
+    const int shift = f.precision > 32 ? f.precision - 33 : f.precision - 1; /* exponent's place in a key */
+    /* A normal element of biased exponent e has its lowest bit at
+     * e - bias - (precision - 1); subnormals have that of e = 1. */
+    const int lowest_ok = wk_rp_unit(top - 1) + bias + f.precision - 1;
+    if (lowest_ok <= 1)
+        return 1;
+    const int special = (1 << f.exponent_bits) - 1;
+    return (uint32_t)(lowest_ok < special ? lowest_ok : special) << shift;
 }
 
 /* A 256-bit two's complement integer, little-endian 64-bit words. Every

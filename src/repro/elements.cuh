@@ -1,6 +1,7 @@
 /* How the reproducible sum reads each float dtype: elements as raw bits, a
  * magnitude key that orders like |x| (NaN above inf above every number), the
- * key limit of a top, and the top a key needs. */
+ * key limit of a top, and the top a key needs. A coarse key is zero only for
+ * a zero and compares with wk_rp_coarse_floor as the key does. */
 #ifndef WARPKIT_REPRO_ELEMENTS_CUH
 #define WARPKIT_REPRO_ELEMENTS_CUH
 
@@ -11,6 +12,16 @@
 
 namespace wk {
 namespace repro {
+
+/* The key of 2^e in a format of this exponent bias and these fraction bits:
+ * the infinity's above the format's range, 1 below its smallest subnormal.
+ * Selects, not branches: it is worked out for every round of loads. */
+__device__ inline uint32_t power_key(int e, int bias, int fraction)
+{
+    const uint32_t normal = (uint32_t)::min(e + bias, 2 * bias + 1) << fraction;
+    const uint32_t subnormal = 1u << ::max(e + bias - 1 + fraction, 0);
+    return e >= 1 - bias ? normal : e >= 1 - bias - fraction ? subnormal : 1u;
+}
 
 /* f32: keys are the bits without the sign. */
 struct f32_elements {
@@ -25,20 +36,13 @@ struct f32_elements {
         return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
     }
     __device__ static uint32_t key(raw r) { return r & 0x7fffffffu; }
+    __device__ static uint32_t coarse_key(raw r) { return key(r); }
     __device__ static bool is_nan(raw r) { return key(r) > special; }
     __device__ static uint32_t sign_word(raw r) { return r; }
     __device__ static bool negative(raw r) { return r >> 31; }
     __device__ static double value(raw r) { return (double)__uint_as_float(r); }
     __device__ static int top_for(uint32_t key) { return wk_rp_top_for_biased((int)(key >> 23) + 896); }
-    __device__ static uint32_t limit(int top)
-    {
-        int e = wk_rp_limit_exponent(top);
-        if (e > 127)
-            return special;
-        if (e >= -126)
-            return (uint32_t)(e + 127) << 23;
-        return e >= -149 ? 1u << (e + 149) : 1u;
-    }
+    __device__ static uint32_t limit(int top) { return power_key(wk_rp_limit_exponent(top), 127, 23); }
 };
 
 /* f64: keys are the high words without the sign; a limit is a power of
@@ -55,6 +59,9 @@ struct f64_elements {
         return i == 0 ? ((uint64_t)v.y << 32 | v.x) : ((uint64_t)v.w << 32 | v.z);
     }
     __device__ static uint32_t key(raw r) { return (uint32_t)(r >> 32) & 0x7fffffffu; }
+    /* Zero only for a zero: a subnormal may have its bits in the low word
+     * alone. Its last bit does not move the exponent's floor. */
+    __device__ static uint32_t coarse_key(raw r) { return key(r) | ((uint32_t)r != 0u); }
     /* All 64 bits: a NaN's payload may sit in the low word alone. */
     __device__ static bool is_nan(raw r) { return (r & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
     __device__ static uint32_t sign_word(raw r) { return (uint32_t)(r >> 32); }
@@ -82,6 +89,7 @@ template <bool Brain> struct half_elements {
         return (i & 1) ? w >> 16 : w & 0xffffu;
     }
     __device__ static uint32_t key(raw r) { return r & 0x7fffu; }
+    __device__ static uint32_t coarse_key(raw r) { return key(r); }
     __device__ static bool is_nan(raw r) { return key(r) > special; }
     __device__ static uint32_t sign_word(raw r) { return r; }
     __device__ static bool negative(raw r) { return (r >> 15) & 1u; }
@@ -102,19 +110,7 @@ template <bool Brain> struct half_elements {
     }
     __device__ static uint32_t limit(int top)
     {
-        int e = wk_rp_limit_exponent(top);
-        if (Brain) {
-            if (e > 127)
-                return special;
-            if (e >= -126)
-                return (uint32_t)(e + 127) << 7;
-            return e >= -133 ? 1u << (e + 133) : 1u;
-        }
-        if (e > 15)
-            return special;
-        if (e >= -14)
-            return (uint32_t)(e + 15) << 10;
-        return e >= -24 ? 1u << (e + 24) : 1u;
+        return Brain ? power_key(wk_rp_limit_exponent(top), 127, 7) : power_key(wk_rp_limit_exponent(top), 15, 10);
     }
 };
 

@@ -4,10 +4,13 @@
  * (binned.h), in registers. The lanes of a warp share one top: when an
  * element needs a higher one, the whole warp raises it together, so the
  * common path has no divergence and a warp combines its lanes' bins by plain
- * exact addition. Warps and blocks combine canonical partials; the last
- * block to take a ticket combines the blocks' partials and writes either the
- * rounded sum or the partial itself. Every combination is exact, so nothing
- * here depends on the launch shape. */
+ * exact addition. Rounds whose elements all lie within 2^56 of the top's
+ * limit (f32; 2^27 for f64), as nearly all data does, take the coarse split:
+ * 4 additions an element instead of 7, with the same bins after each. Warps
+ * and blocks combine canonical partials; the last block to take a ticket
+ * combines the blocks' partials and writes either the rounded sum or the
+ * partial itself. Every combination is exact, so nothing here depends on the
+ * launch shape. */
 #ifndef WARPKIT_REPRO_KERNEL_CUH
 #define WARPKIT_REPRO_KERNEL_CUH
 
@@ -26,7 +29,6 @@ constexpr unsigned all_lanes = 0xffffffffu;
 struct lane_sum {
     wk_rp_work work;
     int top;
-    uint32_t limit;    /* keys from here up need a higher top     */
     uint32_t flags;    /* NaN and infinities seen                  */
     uint32_t sign_and; /* AND of the elements' sign words         */
 };
@@ -34,42 +36,64 @@ struct lane_sum {
 template <class E> __device__ inline void start(lane_sum &s)
 {
     s.top = WK_RP_LOWEST;
-    s.limit = E::limit(s.top);
     wk_rp_work_clear(&s.work, s.top);
     s.flags = 0;
     s.sign_and = ~0u;
 }
 
+/* Whether this lane's elements split coarsely under the top (low: the least
+ * coarse key less one, a zero's wrapping to the top). */
+template <class E> __device__ inline bool splits_coarsely(const lane_sum &s, uint32_t low)
+{
+    const bool scaled = E::format == 8 && s.top >= WK_RP_SCALED;
+    return !scaled && low >= wk_rp_coarse_floor(wk_rp_format_for(E::format), s.top) - 1u;
+}
+
 /* Adds N elements per lane; every lane of the warp calls it together. */
 template <class E, int N> __device__ inline void add_elements(lane_sum &s, typename E::raw (&r)[N])
 {
-    uint32_t high = 0;
+    uint32_t high = 0, low = ~0u;
 #pragma unroll
     for (int i = 0; i < N; ++i) {
         high = ::max(high, E::key(r[i]));
+        low = ::min(low, E::coarse_key(r[i]) - 1u);
         s.sign_and &= E::sign_word(r[i]);
     }
-    if (__any_sync(all_lanes, high >= s.limit)) {
-        /* Rare: infinities and NaN become flags and zeros, then the warp
-         * takes the top its largest finite element needs. */
-        high = 0;
+    /* The common case takes one vote: the top holds every element of the
+     * warp, and each of them splits coarsely. */
+    bool raise = high >= E::limit(s.top), coarse = splits_coarsely<E>(s, low);
+    if (__any_sync(all_lanes, raise || !coarse)) {
+        if (__any_sync(all_lanes, raise)) {
+            /* Rare: infinities and NaN become flags and zeros (keys above any
+             * floor before, zero now), then the warp takes the top its
+             * largest finite element needs. */
+            high = 0;
 #pragma unroll
-        for (int i = 0; i < N; ++i) {
-            uint32_t k = E::key(r[i]);
-            if (k >= E::special) {
-                s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
-                r[i] = E::filler;
-            } else {
-                high = ::max(high, k);
+            for (int i = 0; i < N; ++i) {
+                uint32_t k = E::key(r[i]);
+                if (k >= E::special) {
+                    s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
+                    r[i] = E::filler;
+                } else {
+                    high = ::max(high, k);
+                }
             }
+            int needed = high ? E::top_for(high) : WK_RP_LOWEST;
+            int top = ::max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
+            if (top != s.top) {
+                wk_rp_work_raise(&s.work, s.top, top);
+                s.top = top;
+            }
+            coarse = splits_coarsely<E>(s, low);
         }
-        int needed = high ? E::top_for(high) : WK_RP_LOWEST;
-        int top = ::max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
-        if (top != s.top) {
-            wk_rp_work_raise(&s.work, s.top, top);
-            s.top = top;
-            s.limit = E::limit(top);
-        }
+        coarse = __all_sync(all_lanes, coarse);
+    }
+    if (coarse) {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            wk_rp_deposit_coarse(&s.work, E::value(r[i]));
+        wk_rp_renormalize(&s.work, 2); /* bin 2 took nothing: it is still within a step */
+        return;
     }
     if (E::format == 8 && s.top >= WK_RP_SCALED) {
 #pragma unroll
@@ -80,47 +104,57 @@ template <class E, int N> __device__ inline void add_elements(lane_sum &s, typen
         for (int i = 0; i < N; ++i)
             wk_rp_deposit(&s.work, s.top, E::value(r[i]));
     }
-    wk_rp_renormalize(&s.work);
+    wk_rp_renormalize(&s.work, WK_RP_FOLD);
+}
+
+/* Adds loaded vectors, the missing ones as fillers, in calls of at most 16
+ * elements (8 of a 16-bit dtype): more would not fit in the registers beside
+ * the loads. */
+template <class E, int Unroll>
+__device__ inline void add_loaded(lane_sum &s, const uint4 (&v)[Unroll], const bool (&present)[Unroll])
+{
+    constexpr int per = E::per_vector;
+    constexpr int batch = per >= 8 ? 1 : 16 / per < Unroll ? 16 / per : Unroll; /* vectors a call */
+    static_assert(Unroll % batch == 0, "batches cover the round");
+#pragma unroll
+    for (int b = 0; b < Unroll; b += batch) {
+        typename E::raw r[batch * per];
+#pragma unroll
+        for (int u = 0; u < batch; ++u)
+#pragma unroll
+            for (int i = 0; i < per; ++i)
+                r[u * per + i] = present[b + u] ? E::from_words(v[b + u], i) : E::filler;
+        add_elements<E>(s, r);
+    }
 }
 
 /* Adds this lane's 16-byte vectors: Unroll of them, each present or not. */
 template <class E, int Unroll>
 __device__ inline void add_vectors(lane_sum &s, const uint4 *body, size_t first, size_t stride, size_t nvec)
 {
-    constexpr int per = E::per_vector;
     uint4 v[Unroll];
+    bool present[Unroll];
 #pragma unroll
     for (int u = 0; u < Unroll; ++u) {
         size_t i = first + (size_t)u * stride;
-        v[u] = i < nvec ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
+        present[u] = i < nvec;
+        v[u] = present[u] ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
     }
-    typename E::raw r[Unroll * per];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-        bool present = first + (size_t)u * stride < nvec;
-#pragma unroll
-        for (int i = 0; i < per; ++i)
-            r[u * per + i] = present ? E::from_words(v[u], i) : E::filler;
-    }
-    add_elements<E>(s, r);
+    add_loaded<E, Unroll>(s, v, present);
 }
 
 /* The same with every vector present: the steady state. */
 template <class E, int Unroll>
 __device__ inline void add_full_vectors(lane_sum &s, const uint4 *body, size_t first, size_t stride)
 {
-    constexpr int per = E::per_vector;
     uint4 v[Unroll];
+    bool present[Unroll];
 #pragma unroll
-    for (int u = 0; u < Unroll; ++u)
+    for (int u = 0; u < Unroll; ++u) {
         v[u] = __ldg(body + first + (size_t)u * stride);
-    typename E::raw r[Unroll * per];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u)
-#pragma unroll
-        for (int i = 0; i < per; ++i)
-            r[u * per + i] = E::from_words(v[u], i);
-    add_elements<E>(s, r);
+        present[u] = true;
+    }
+    add_loaded<E, Unroll>(s, v, present);
 }
 
 /* A scalar element per lane (the head and tail), or the filler. */

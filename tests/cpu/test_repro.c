@@ -252,6 +252,106 @@ static void test_host_api(void)
               "an f64 and an f32 partial combine: 3.75");
 }
 
+/* The element of `dtype` whose magnitude key is `key` (as the kernels read
+ * keys: f64's high word, here with the low word `low`), with the sign given. */
+static double element_of_key(wk_dtype dtype, uint32_t key, int negative, uint32_t low)
+{
+    uint64_t b;
+    switch (dtype) {
+    case WK_F64: b = (uint64_t)key << 32 | low | (negative ? 1ull << 63 : 0); break;
+    case WK_F32: b = key | (negative ? 0x80000000u : 0u); break;
+    default: b = key | (negative ? 0x8000u : 0u); break;
+    }
+    return wk_model_element(&b, 0, dtype); /* little-endian: the low bytes lead */
+}
+
+/* wk_rp_deposit_coarse leaves the bins bit for bit as wk_rp_deposit does for
+ * every element the kernels split that way (key from wk_rp_coarse_floor up,
+ * or zero; an f64 whose high word is zero but not its low word has key 1
+ * there), under every top the dtype reaches, from bins anywhere within
+ * their range; and it does not for an odd element just below the floor,
+ * which shows the floor is where the two turn apart. */
+static void test_coarse_split(uint64_t seed)
+{
+    const wk_dtype dtypes[] = {WK_F64, WK_F32, WK_F16, WK_BF16};
+    const int formats[] = {8, 4, 2, 3};
+    const uint32_t specials[] = {0x7ff00000u, 0x7f800000u, 0x7c00u, 0x7f80u};
+    uint64_t draw = 0;
+    for (int d = 0; d < 4; ++d) {
+        const wk_rp_format f = wk_rp_format_for(formats[d]);
+        long checked = 0, below_differ = 0, below = 0;
+        int ok = 1, tops = 0, narrowed = 0;
+        for (int top = WK_RP_LOWEST; top < WK_RP_SCALED; ++top) {
+            const uint32_t floor = wk_rp_coarse_floor(f, top);
+            const int e = wk_rp_limit_exponent(top);
+            const double limit = e > 1023 ? INFINITY : wk_rp_pow2(e < -1074 ? -1074 : e);
+            if (floor >= specials[d])
+                break; /* no finite element is split coarsely from here up */
+            /* The first key at or above the limit. */
+            uint32_t lo = floor, hi = specials[d];
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (fabs(element_of_key(dtypes[d], mid, 0, 0)) < limit)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == floor)
+                continue; /* every key from the floor up needs a higher top */
+            ++tops;
+            narrowed += floor > 1;
+            for (int i = 0; i < 2000; ++i) {
+                uint64_t r = wk_splitmix64_at(seed, draw++);
+                uint32_t low = dtypes[d] == WK_F64 ? (uint32_t)wk_splitmix64_at(seed ^ 0x5bd1e995u, draw) : 0;
+                /* Keys from the floor up to the limit, skewed towards the
+                 * floor; one in 16 a zero (or, in f64, a low word alone). */
+                uint32_t key = (r & 15) == 0 ? 0 : floor + (uint32_t)((r >> 8) % (lo - floor) >> ((r >> 4) & 15));
+                if (key == 0 && floor > 1 && (r & 16))
+                    low = 0;
+                double x = element_of_key(dtypes[d], key, (int)(r >> 63), low);
+                wk_rp_work full, coarse;
+                wk_rp_work_clear(&full, top);
+                /* Bins anywhere within a step of their base, by whole units. */
+                for (int k = 0; k < WK_RP_FOLD; ++k) {
+                    int64_t units = (int64_t)(wk_splitmix64_at(seed + 1, draw + (uint64_t)k) % (1ull << 51)) - (1ll << 50);
+                    full.bin[k] += (double)units * wk_rp_pow2(wk_rp_unit(top - k));
+                }
+                coarse = full;
+                wk_rp_deposit(&full, top, x);
+                wk_rp_deposit_coarse(&coarse, x);
+                int coarse_key = key != 0 || low != 0; /* key 1 for a low word alone */
+                if (key != 0 || floor <= 1 || !coarse_key) {
+                    ok &= memcmp(&full, &coarse, sizeof full) == 0;
+                    ++checked;
+                }
+                /* The control: the odd element just below the floor. */
+                if (floor > 1 && (i & 3) == 0) {
+                    double y = element_of_key(dtypes[d], floor - 1u, (int)(r >> 62) & 1, 1);
+                    if (fabs(y) < limit) {
+                        wk_rp_work a, b;
+                        wk_rp_work_clear(&a, top);
+                        b = a;
+                        wk_rp_deposit(&a, top, y);
+                        wk_rp_deposit_coarse(&b, y);
+                        below_differ += memcmp(&a, &b, sizeof a) != 0;
+                        ++below;
+                    }
+                }
+            }
+        }
+        wk_checkf(&tally, ok && checked > 1000 * tops,
+                  "%s: the coarse split equals the full one for %ld elements over %d tops", wk_dtype_name(dtypes[d]),
+                  checked, tops);
+        if (narrowed)
+            wk_checkf(&tally, below > 0 && below_differ == below,
+                      "%s: an odd element just below the floor splits differently (%ld of %ld)",
+                      wk_dtype_name(dtypes[d]), below_differ, below);
+        else
+            wk_checkf(&tally, below == 0, "%s: every element splits coarsely under every top it reaches",
+                      wk_dtype_name(dtypes[d]));
+    }
+}
+
 int main(void)
 {
     uint64_t seed = wk_seed_from_time();
@@ -259,6 +359,7 @@ int main(void)
     test_specials();
     test_host_api();
     test_accuracy(seed);
+    test_coarse_split(seed);
     test_case_list();
     return wk_tally_finish(&tally);
 }

@@ -40,7 +40,7 @@ void wk_model_repro(const void *in, size_t n, wk_dtype dtype, wk_rp *out)
             top = needed;
         }
         wk_rp_deposit_scaled(&w, top, x);
-        wk_rp_renormalize(&w);
+        wk_rp_renormalize(&w, WK_RP_FOLD);
     }
     wk_rp_from_work(out, &w, top, flags);
 }
