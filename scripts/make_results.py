@@ -69,6 +69,13 @@ def sanitizer_errors(log_dir, tool):
     return total
 
 
+def sanitized_tests(log_dir):
+    """The test programs every sanitizer tool ran over, by their logs."""
+    names = [set(re.findall(rf"san_{tool}_(\w+)\.log", " ".join(os.listdir(log_dir))))
+             for tool in ("memcheck", "racecheck", "synccheck")]
+    return sorted(set.intersection(*names))
+
+
 def against(row, measured, kept):
     """Each bench run measures its own ceilings and reports its rows against
     them; the results file keeps the first run's. A row of a later run gets
@@ -106,8 +113,9 @@ def main():
         **({"cub_latest_version": v} if (v := next((r["cub_latest_version"] for r in runs
                                                   if "cub_latest_version" in r), None)) else {}),
         "tests": test_counts(a.ctest, a.ctest_large, a.ctest_seconds),
-        "sanitizer": {f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
-                      for t in ("memcheck", "racecheck", "synccheck")},
+        "sanitizer": {**{f"{t}_errors": sanitizer_errors(a.sanitizer_dir, t)
+                         for t in ("memcheck", "racecheck", "synccheck")},
+                      "tests": sanitized_tests(a.sanitizer_dir)},
         **({"reproducibility": r} if (r := reproducibility(a.ctest)) else {}),
         "bench": [against(row, run["ceilings"], runs[0]["ceilings"]) for run in runs for row in run["bench"]],
     }

@@ -29,7 +29,7 @@ void print_best(const std::vector<trial> &trials, const char *kernel, size_t n, 
         if (t.kernel == kernel && (!best || t.us < best->us))
             best = &t;
     if (best)
-        std::printf("best %-3s n=%-10zu %-28s %9.2f us  %7.1f GB/s\n", kernel, n, best->setting.c_str(), best->us,
+        std::printf("best %-3s n=%-10zu %-40s %9.2f us  %7.1f GB/s\n", kernel, n, best->setting.c_str(), best->us,
                     bytes / (best->us * 1e3));
 }
 
@@ -79,7 +79,7 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
 
     std::printf("warpkit tune: %s, %d SMs; kernel time in us (median of %d)\n\n", wk_dtype_name(dtype), sms,
                 o->repeats);
-    std::printf("%-4s %-11s %-28s %10s\n", "row", "n", "setting", "us");
+    std::printf("%-4s %-11s %-40s %10s\n", "row", "n", "setting", "us");
     for (size_t n : sizes) {
         std::vector<trial> trials;
         auto time_ladder = [&](const wk_ladder_kernel &k, unsigned threads, unsigned grid) {
@@ -124,19 +124,27 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
                 trials.push_back({"12", setting, us, shape == plan.shape && grid == plan.grid});
             }
         }
-        {
-            /* The tiles shape: one 32 KiB tile a block, as many blocks as tiles. */
-            double us = wk::bench::median_us(
-                [&](long long) {
-                    return wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS,
-                                            s) == WK_SUCCESS;
-                },
-                o->repeats, s);
+        /* The tiles shape: one 32 KiB tile a block, as many blocks as tiles,
+         * then grids that give each block 2 to 16 consecutive tiles. */
+        for (unsigned per_block = 1; per_block <= 16; per_block *= 2) {
             wk_reduce_plan tiled = plan;
             wk_plan_reduce_tiles(&tiled, WK_TILES_MAX_BLOCKS);
+            unsigned cap = per_block == 1 ? WK_TILES_MAX_BLOCKS : std::max(1u, tiled.grid / per_block);
+            if (per_block > 1 && cap == 1)
+                break;
+            wk_plan_reduce_tiles(&tiled, cap);
+            double us = wk::bench::median_us(
+                [&](long long) {
+                    return wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_TILES, cap, s) ==
+                           WK_SUCCESS;
+                },
+                o->repeats, s);
             char setting[64];
-            std::snprintf(setting, sizeof setting, "tiles x %u, grid %6u", WK_TILES_THREADS, tiled.grid);
-            trials.push_back({"12", setting, us, plan.shape == WK_SHAPE_TILES});
+            std::snprintf(setting, sizeof setting, "tiles x %u, grid %6u (%u a block)", WK_TILES_THREADS, tiled.grid,
+                          tiled.tiles_per_block);
+            trials.push_back({"12", setting, us,
+                              plan.shape == WK_SHAPE_TILES && tiled.grid == plan.grid &&
+                                  tiled.tiles_per_block == plan.tiles_per_block});
         }
         if (wk_reduce_shaped(ctx, d_in, d_result, n, dtype, WK_SUM, WK_SHAPE_CLUSTER, WK_CLUSTER_BLOCKS, s) ==
             WK_SUCCESS) {
@@ -164,7 +172,7 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
         trials.push_back({"12", setting, planned_us, true});
 
         for (const trial &t : trials)
-            std::printf("%-4s %-11zu %-28s %10.2f%s\n", t.kernel.c_str(), n, t.setting.c_str(), t.us,
+            std::printf("%-4s %-11zu %-40s %10.2f%s\n", t.kernel.c_str(), n, t.setting.c_str(), t.us,
                         t.planner_choice ? "  (wk_reduce's choice)" : "");
         std::printf("\n");
         for (const char *k : {"07", "08", "12"})
