@@ -9,6 +9,7 @@
  * whole list), large (sizes over 2^31 elements). Exits 77 without a device. */
 #include "api_test_util.h"
 #include "generate.h"
+#include "half.h"
 #include "repro_cases.h"
 #include "repro_model.h"
 #include "splitmix.h"
@@ -19,6 +20,7 @@
 
 #include <cuda_runtime_api.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +196,51 @@ static void test_fresh(uint64_t seed, int quick)
     wk_checkf(&tally, tally.failed == before, "%d fresh inputs (sizes 0 to 2^24 + 3): the model's bits", run);
 }
 
+/* Inputs at the coarse split's floor (docs/repro.md): every shape, offset
+ * and split must give the model's bits. f32 and bf16: under the top of 1.5,
+ * elements in the floor's binade and the 5 above it, and one in 2000 up to
+ * 4 binades below, so that a warp's rounds take either split. f64: pairs of
+ * +-2^-980 (the lowest top, whose third bin's unit is 2^-1074) and elements
+ * of 2^-1074, whose bits lie in the low word alone: none of them is zero,
+ * so the sum is their count exactly. */
+static void test_coarse_floor(uint64_t seed)
+{
+    const int before = tally.failed;
+    const size_t sizes[3] = {3, 1000, 65537};
+    for (int s = 0; s < 3; ++s) {
+        const size_t n = sizes[s];
+        float *f = malloc(n * sizeof *f);
+        uint16_t *b = malloc(n * sizeof *b);
+        double *d = malloc(n * sizeof *d);
+        uint64_t tiny = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t r = wk_splitmix64_at(seed + (uint64_t)s, i);
+            const float mantissa = 1.0f + (float)(r >> 41) * 0x1p-23f, sign = (r >> 40) & 1 ? -1.0f : 1.0f;
+            const int step = r % 2000 == 0 ? -1 - (int)((r >> 8) % 4) : (int)((r >> 8) % 6); /* from the floor */
+            f[i] = i % 97 == 0 ? sign * 1.5f : sign * ldexpf(mantissa, -51 + step);
+            b[i] = wk_float_to_bf16(i % 97 == 0 ? sign * 1.5f : sign * ldexpf(mantissa, -67 + step));
+            /* A pair of 2^-1074 in place of one in 7 pairs, and an odd last one. */
+            const size_t pair = i / 2;
+            if (wk_splitmix64_at(seed ^ 0x2545f491u, pair) % 7 == 0 || (n % 2 && i == n - 1)) {
+                const uint64_t one = 1;
+                memcpy(&d[i], &one, sizeof one);
+                tiny++;
+            } else {
+                d[i] = i % 2 ? -0x1p-980 : 0x1p-980;
+            }
+        }
+        check_input(f, n, WK_F32, model_bits(f, n, WK_F32), seed, 1, "around the floor");
+        check_input(b, n, WK_BF16, model_bits(b, n, WK_BF16), seed, 1, "around the floor");
+        const uint64_t model = model_bits(d, n, WK_F64);
+        wk_checkf(&tally, model == tiny, "f64 n=%zu: the model sums %" PRIu64 " elements of 2^-1074 exactly", n, tiny);
+        check_input(d, n, WK_F64, tiny, seed, 1, "low words alone");
+        free(f);
+        free(b);
+        free(d);
+    }
+    wk_checkf(&tally, tally.failed == before, "inputs around the coarse split's floor: the model's bits");
+}
+
 /* Over 2^31 elements: f16 and f32. */
 static void test_large(uint64_t seed)
 {
@@ -316,6 +363,7 @@ int main(void)
         test_api();
         test_case_list(level == WK_LEVEL_QUICK);
         test_fresh(seed, level == WK_LEVEL_QUICK);
+        test_coarse_floor(seed);
     }
     CHECK_CUDA(cudaFree(d_out));
     CHECK_CUDA(cudaFree(d_parts));
