@@ -2,8 +2,9 @@
  * inputs on every machine) must give the host model's bits under every
  * launch shape, input offsets of 1 to 3 elements, and splits into 2, 3 and
  * 7 parts combined through partials, on the device and on the host; fresh
- * random inputs must too. Prints the hash of the list's results, which every
- * GPU must match. Also the API's checks, n = 0, and graph capture.
+ * random inputs and inputs at the coarse split's floor must too. Prints the
+ * hash of the list's results, which every GPU must match. Also the API's
+ * checks, n = 0, and graph capture.
  *
  * WK_TEST_LEVEL: quick (every 16th case, for the sanitizers), default (the
  * whole list), large (sizes over 2^31 elements). Exits 77 without a device. */
