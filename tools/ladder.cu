@@ -4,6 +4,7 @@
  * result's trip back, bandwidth and its share of the read ceiling. Rows 12
  * (warpkit's production reduce) and cub (CUB's DeviceReduce::Sum) close it.
  * `--op scan` runs the scan ladder instead (ladder_scan.cu). */
+#include "api/tuning.h"
 #include "bench.h"
 #include "generate.h"
 #include "ladder/ladder.h"
@@ -245,7 +246,7 @@ extern "C" int wk_ladder_main(const wk_cli_options *o)
     production.enqueue = [=](cudaStream_t st) { wk_reduce(ctx, in.device, d_result, n, dtype, WK_SUM, st); };
     production.fetch = [=]() { return fetch_device_value(d_result, dtype); };
     wk_reduce_plan plan;
-    wk_plan_reduce((uintptr_t)in.device, n, wk_dtype_size(dtype), wk_context_sm_count(ctx), &plan);
+    wk_reduce_plan_of(ctx, in.device, n, dtype, &plan);
     production.blocks = plan.grid;
     production.launches = 1;
     production.depth = wk_reduce_plan_depth(&plan);

@@ -105,7 +105,7 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
             trials.push_back({"08", setting, time_ladder(kernels[7], threads, 0), false});
         }
         wk_reduce_plan plan;
-        wk_plan_reduce((uintptr_t)d_in, n, elem, sms, &plan);
+        wk_reduce_plan_of(ctx, d_in, n, dtype, &plan);
         const wk_reduce_shape shapes[] = {WK_SHAPE_WIDE, WK_SHAPE_DEEP};
         for (wk_reduce_shape shape : shapes) {
             unsigned per_sm = shape == WK_SHAPE_DEEP ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM;

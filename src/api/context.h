@@ -16,6 +16,7 @@ struct wk_context {
     int shared_per_block;  /* most shared memory a block may opt in to    */
     int cluster_launch;    /* launches thread-block clusters (sm_90 on)   */
     unsigned max_grid;     /* most blocks a reduce launches               */
+    unsigned tiles_per_block; /* tiles a reduce's tiles-shape block reads  */
     struct wk_workspaces *workspaces; /* one per stream in use: workspace.h */
 };
 

@@ -69,7 +69,8 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
     l.stream = stream;
     /* With no elements the pointer is never read, and need not be aligned. */
     uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
-    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch, &l.plan) != 0)
+    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch,
+                           ctx->tiles_per_block, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     if (forced && forced->shape == WK_SHAPE_CLUSTER) {
         if (!ctx->cluster_launch)
@@ -175,4 +176,16 @@ extern "C" wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d
     shape_override forced = {shape, grid};
     return wk_on_device(ctx, fn,
                         [&] { return checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn, &forced); });
+}
+
+extern "C" wk_status wk_reduce_plan_of(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype,
+                                       wk_reduce_plan *plan)
+{
+    if (!ctx || !plan || !wk_dtype_valid(dtype))
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_reduce_plan_of: ctx, plan or dtype is not valid");
+    uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
+    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch,
+                           ctx->tiles_per_block, plan) != 0)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_reduce_plan_of: cannot plan this input");
+    return WK_SUCCESS;
 }

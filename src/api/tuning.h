@@ -19,6 +19,11 @@ extern "C" {
 wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                            wk_reduce_shape shape, unsigned grid, cudaStream_t stream);
 
+/* The plan wk_reduce launches for n elements of dtype at d_in on ctx's
+ * device: the tests' tolerance and the tools' rows follow it. */
+wk_status wk_reduce_plan_of(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype,
+                            wk_reduce_plan *plan);
+
 /* wk_reduce_repro (partial = 0) or wk_reduce_repro_partial (partial = 1)
  * with `threads` per block (WK_REPRO_THREADS or WK_REPRO_TEST_THREADS) and
  * `grid` blocks: the tests' way to show that shapes change no bit. */

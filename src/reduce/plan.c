@@ -38,6 +38,16 @@ void wk_plan_reduce_tiles(wk_reduce_plan *plan, unsigned max_grid)
     plan->grid = (unsigned)ceil_div(tiles, per_block);
 }
 
+unsigned wk_tiles_per_block(int sm_count, int memory_khz, int bus_bits)
+{
+    if (memory_khz <= 0 || bus_bits <= 0)
+        return 1;
+    /* Bytes a microsecond: two transfers a clock of bus_bits / 8 bytes. */
+    double bytes_per_us = 2.0 * memory_khz * 1e-3 * (bus_bits / 8.0);
+    double tiles_per_sm_us = bytes_per_us / (double)WK_TILE_BYTES / (double)sms_or_one(sm_count);
+    return tiles_per_sm_us > WK_TILES_SINGLE_MAX_RATE ? WK_TILES_FAST_PER_BLOCK : 1;
+}
+
 /* Blocks for one round of `unroll` vectors per thread, within the cap. */
 static unsigned blocks_for(size_t nvec, size_t threads, size_t unroll, size_t cap)
 {
@@ -46,9 +56,9 @@ static unsigned blocks_for(size_t nvec, size_t threads, size_t unroll, size_t ca
 }
 
 int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count, int clusters_ok,
-                       wk_reduce_plan *plan)
+                       unsigned tiles_per_block, wk_reduce_plan *plan)
 {
-    if (!plan || elem_size == 0 || WK_VECTOR_BYTES % elem_size != 0 || addr % elem_size != 0)
+    if (!plan || tiles_per_block < 1 || elem_size == 0 || WK_VECTOR_BYTES % elem_size != 0 || addr % elem_size != 0)
         return -1;
     size_t vec_elems = WK_VECTOR_BYTES / elem_size;
     size_t misalign = addr % WK_VECTOR_BYTES;
@@ -70,7 +80,9 @@ int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
     size_t deep_cap = sms * WK_DEEP_STREAM_BLOCKS_PER_SM(vec_elems);
     size_t wide_blocks = ceil_div(nvec, (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL);
     if (nvec >= WK_TILES_FROM_BYTES(vec_elems) / WK_VECTOR_BYTES) {
-        wk_plan_reduce_tiles(plan, WK_TILES_MAX_BLOCKS);
+        size_t tiles = ceil_div(nvec, WK_TILE_BYTES / WK_VECTOR_BYTES);
+        size_t blocks = ceil_div(tiles, tiles_per_block);
+        wk_plan_reduce_tiles(plan, blocks < WK_TILES_MAX_BLOCKS ? (unsigned)blocks : WK_TILES_MAX_BLOCKS);
     } else if (nvec > (size_t)WK_WIDE_THREADS * WK_WIDE_UNROLL &&
                nvec <= (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL * WK_DEEP_SINGLE_ROUNDS) {
         /* Up to 64 KiB: one deep block reads it in two rounds, with no
@@ -99,7 +111,7 @@ int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
 
 int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count, wk_reduce_plan *plan)
 {
-    return wk_plan_reduce_for(addr, n, elem_size, sm_count, 1, plan);
+    return wk_plan_reduce_for(addr, n, elem_size, sm_count, 1, 1, plan);
 }
 
 size_t wk_reduce_plan_depth(const wk_reduce_plan *plan)

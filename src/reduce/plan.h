@@ -31,7 +31,9 @@ extern "C" {
  *    elements), and blocks that start in order read the input as a moving
  *    window. The blocks' partials are combined in groups of WK_TILES_GROUP
  *    by each group's last block, then by the last group's. Past
- *    WK_TILES_MAX_BLOCKS tiles, each block takes several consecutive ones.
+ *    WK_TILES_MAX_BLOCKS tiles, each block takes several consecutive ones;
+ *    on a device whose memory outruns the rate at which its SMs start and
+ *    retire blocks of one tile, each block takes WK_TILES_FAST_PER_BLOCK.
  * Wide and deep grids are capped at blocks-per-SM times the SM count;
  * beyond that each thread loops over the input (grid stride). The ticket
  * protocol never waits on another block, so it needs no block to be
@@ -59,6 +61,13 @@ extern "C" {
 /* The tiles shape from 256 MiB of input, 512 MiB of 8-byte elements. */
 #define WK_TILES_FROM_BYTES(vec_elems) ((size_t)((vec_elems) <= 2 ? 512 : 256) << 20)
 #define WK_VECTOR_BYTES 16
+#define WK_TILE_BYTES ((size_t)WK_TILES_THREADS * WK_TILES_VECTORS * WK_VECTOR_BYTES)
+/* One tile a block while the device's datasheet memory rate asks each SM for
+ * at most this many tiles a microsecond, WK_TILES_FAST_PER_BLOCK above it
+ * (docs/reduce.md: the H100 asks 0.78 and reads fastest with one tile a
+ * block; the H200 asks 1.14 and retires about 0.91 one-tile blocks). */
+#define WK_TILES_SINGLE_MAX_RATE 0.85
+#define WK_TILES_FAST_PER_BLOCK 4
 
 typedef enum wk_reduce_shape {
     WK_SHAPE_WIDE = 0,
@@ -78,15 +87,22 @@ typedef struct wk_reduce_plan {
     wk_reduce_shape shape;
 } wk_reduce_plan;
 
+/* Tiles each block of the tiles shape reads, at least, on a device with
+ * sm_count SMs and memory of memory_khz over bus_bits (double data rate);
+ * 1 where either is unknown (0). */
+unsigned wk_tiles_per_block(int sm_count, int memory_khz, int bus_bits);
+
 /* Plans a reduce of n elements of elem_size bytes starting at address addr
  * (which must be a multiple of elem_size) on a device with sm_count SMs,
- * which launches thread-block clusters when clusters_ok is nonzero.
+ * which launches thread-block clusters when clusters_ok is nonzero and
+ * whose tiles-shape blocks read at least tiles_per_block tiles each.
  * Returns 0 on success, -1 for bad arguments. */
 int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count, int clusters_ok,
-                       wk_reduce_plan *plan);
+                       unsigned tiles_per_block, wk_reduce_plan *plan);
 
-/* The same on sm_90 and later, the GPUs the library is built for: the plan
- * of the library's reduces there. */
+/* The same on an sm_90 device whose tiles-shape blocks read one tile each
+ * (the H100): for the CPU tests. A context's reduces are planned with its
+ * own device's figures (wk_reduce_plan_of in api/tuning.h). */
 int wk_plan_reduce(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
                    wk_reduce_plan *plan);
 

@@ -19,7 +19,7 @@ namespace repro {
 __device__ inline uint32_t power_key(int e, int bias, int fraction)
 {
     const uint32_t normal = (uint32_t)::min(e + bias, 2 * bias + 1) << fraction;
-    const uint32_t subnormal = 1u << ::max(e + bias - 1 + fraction, 0);
+    const uint32_t subnormal = 1u << ::min(::max(e + bias - 1 + fraction, 0), 31);
     return e >= 1 - bias ? normal : e >= 1 - bias - fraction ? subnormal : 1u;
 }
 

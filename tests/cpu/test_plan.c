@@ -98,7 +98,7 @@ int main(void)
     wk_plan_reduce(0x1000, ((size_t)1 << 14) + 4, 4, 132, &cluster);
     wk_plan_reduce(0x1000, (size_t)1 << 17, 4, 132, &cluster_top);
     wk_plan_reduce(0x1000, ((size_t)1 << 17) + 4, 4, 132, &past_cluster);
-    wk_plan_reduce_for(0x1000, ((size_t)1 << 14) + 4, 4, 132, 0, &no_clusters);
+    wk_plan_reduce_for(0x1000, ((size_t)1 << 14) + 4, 4, 132, 0, 1, &no_clusters);
     wk_expect(&t, one_deep.grid == 1 && one_deep.shape == WK_SHAPE_DEEP, "16 KiB run in one deep block");
     wk_expect(&t, one_deep_top.grid == 1 && one_deep_top.shape == WK_SHAPE_DEEP, "64 KiB run in one deep block");
     wk_expect(&t, cluster.shape == WK_SHAPE_CLUSTER && cluster.grid == WK_CLUSTER_BLOCKS,
@@ -138,6 +138,43 @@ int main(void)
               "repro: past that, four blocks per SM");
     wk_expect(&t, wk_repro_grid((size_t)1 << 40, 132) == 132 * WK_REPRO_BLOCKS_PER_SM, "repro: a huge body, four per SM");
     wk_expect(&t, wk_repro_grid(1000 * round, 0) == WK_REPRO_BLOCKS_PER_SM, "repro: no SM count, one SM's worth");
+
+    /* Tiles a block by the memory's datasheet rate: the H100 SXM (2619 MHz,
+     * 5120 bits, 132 SMs) one, the H200 (3201 MHz, 6144 bits) four; unknown
+     * memory one. */
+    wk_expect(&t, wk_tiles_per_block(132, 2619000, 5120) == 1, "an H100's memory: one tile a block");
+    wk_expect(&t, wk_tiles_per_block(132, 3201000, 6144) == WK_TILES_FAST_PER_BLOCK, "an H200's memory: four");
+    wk_expect(&t, wk_tiles_per_block(132, 0, 6144) == 1 && wk_tiles_per_block(132, 3201000, 0) == 1,
+              "unknown memory: one tile a block");
+    wk_expect(&t, wk_tiles_per_block(0, 2619000, 5120) == WK_TILES_FAST_PER_BLOCK, "no SM count: counted as one SM");
+    wk_reduce_plan fast, fast_huge, fast64, fast_odd;
+    wk_plan_reduce_for(0x1000, (size_t)1 << 30, 4, 132, 1, 4, &fast);
+    wk_plan_reduce_for(0x1000, (size_t)1 << 34, 4, 132, 1, 4, &fast_huge);
+    wk_plan_reduce_for(0x1000, (size_t)1 << 26, 8, 132, 1, 4, &fast64);
+    wk_plan_reduce_for(0x1000, ((size_t)1 << 26) + 8193, 4, 132, 1, 4, &fast_odd);
+    wk_expect(&t, fast.shape == WK_SHAPE_TILES && fast.grid == 1u << 15 && fast.tiles_per_block == 4,
+              "four a block: 4 GiB run in 2^15 blocks of four tiles");
+    wk_expect(&t, fast_huge.grid == 1u << 17 && fast_huge.tiles_per_block == 16,
+              "four a block: 64 GiB still run in 2^17 blocks of 16 tiles");
+    wk_expect(&t, fast64.grid == 1u << 12 && fast64.tiles_per_block == 4,
+              "four a block: 512 MiB of doubles run in 2^12 blocks");
+    /* 2^26 + 8193 floats: 8193 tiles (the last one short), 2049 blocks. */
+    wk_expect(&t, fast_odd.grid == 2049 && fast_odd.tiles_per_block == 4, "four a block: a short last block");
+    wk_expect(&t, wk_plan_reduce_for(0x1000, 10, 4, 132, 1, 0, &fast) == -1, "zero tiles a block is refused");
+    char fast_why[128] = "";
+    int fast_ok = 1;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+        for (size_t e = 0; e < 3; ++e) {
+            wk_reduce_plan q;
+            wk_plan_reduce_for(0x7f0000000000u + elems[e], sizes[s], elems[e], 132, 1, 4, &q);
+            size_t tiles = (q.nvec + WK_TILE_BYTES / WK_VECTOR_BYTES - 1) / (WK_TILE_BYTES / WK_VECTOR_BYTES);
+            if (q.shape == WK_SHAPE_TILES &&
+                ((size_t)q.grid * q.tiles_per_block < tiles || (size_t)(q.grid - 1) * q.tiles_per_block >= tiles ||
+                 q.tiles_per_block < 4 || q.grid > WK_TILES_MAX_BLOCKS))
+                fast_ok = 0, snprintf(fast_why, sizeof fast_why, "n %zu: %u blocks of %u", sizes[s], q.grid,
+                                      q.tiles_per_block);
+        }
+    wk_expect(&t, fast_ok, fast_why[0] ? fast_why : "four a block: every tile covered once, at least four a block");
 
     wk_reduce_plan forced;
     wk_plan_reduce(0x1000, 1000003, 4, 132, &forced);

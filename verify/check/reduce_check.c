@@ -3,6 +3,7 @@
 #include "half.h"
 #include "internal.h"
 #include "plan.h"
+#include "tuning.h"
 #include "reference.h"
 
 #include <math.h>
@@ -79,7 +80,8 @@ int wk_check_reduce_case(wk_check_env *env, const wk_reduce_case *c, char *msg, 
             return fail_msg(msg, msg_size, name, "wrote past the end of its result");
 
     wk_reduce_plan plan;
-    wk_plan_reduce(c->n > 0 ? (uintptr_t)d : 0, c->n, elem, wk_context_sm_count(env->ctx), &plan);
+    if (wk_reduce_plan_of(env->ctx, d, c->n, c->dtype, &plan) != WK_SUCCESS)
+        return fail_msg(msg, msg_size, name, wk_last_error_message());
     size_t depth = sum_is_exact(c) ? 0 : wk_reduce_plan_depth(&plan);
     int ok = wk_ref_check_reduce(h, c->n, c->dtype, c->op, depth, got, detail, sizeof detail);
     snprintf(msg, msg_size, "%s: %s", name, detail);
