@@ -140,11 +140,11 @@ int main(void)
     wk_expect(&t, wk_repro_grid(1000 * round, 0) == WK_REPRO_BLOCKS_PER_SM, "repro: no SM count, one SM's worth");
 
     /* Tiles a block by the memory's datasheet rate: the H100 SXM (2619 MHz,
-     * 5120 bits, 132 SMs) one, the H200 (3201 MHz, 6144 bits) four; unknown
+     * 5120 bits, 132 SMs) one, the H200 (3201 MHz, 6016 bits) four; unknown
      * memory one. */
     wk_expect(&t, wk_tiles_per_block(132, 2619000, 5120) == 1, "an H100's memory: one tile a block");
-    wk_expect(&t, wk_tiles_per_block(132, 3201000, 6144) == WK_TILES_FAST_PER_BLOCK, "an H200's memory: four");
-    wk_expect(&t, wk_tiles_per_block(132, 0, 6144) == 1 && wk_tiles_per_block(132, 3201000, 0) == 1,
+    wk_expect(&t, wk_tiles_per_block(132, 3201000, 6016) == WK_TILES_FAST_PER_BLOCK, "an H200's memory: four");
+    wk_expect(&t, wk_tiles_per_block(132, 0, 6016) == 1 && wk_tiles_per_block(132, 3201000, 0) == 1,
               "unknown memory: one tile a block");
     wk_expect(&t, wk_tiles_per_block(0, 2619000, 5120) == WK_TILES_FAST_PER_BLOCK, "no SM count: counted as one SM");
     wk_reduce_plan fast, fast_huge, fast64, fast_odd;
