@@ -65,7 +65,7 @@ extern "C" {
 /* One tile a block while the device's datasheet memory rate asks each SM for
  * at most this many tiles a microsecond, WK_TILES_FAST_PER_BLOCK above it
  * (docs/reduce.md: the H100 asks 0.78 and reads fastest with one tile a
- * block; the H200 asks 1.14 and retires about 0.91 one-tile blocks). */
+ * block; the H200 asks 1.11 and retires about 0.91 one-tile blocks). */
 #define WK_TILES_SINGLE_MAX_RATE 0.85
 #define WK_TILES_FAST_PER_BLOCK 4
 
