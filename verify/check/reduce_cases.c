@@ -55,9 +55,10 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
     size_t sms = sm_count > 0 ? (size_t)sm_count : 1;
     size_t wide_round = 2 * sms * WK_WIDE_THREADS * WK_WIDE_UNROLL;
     size_t deep_round = sms * WK_DEEP_BLOCKS_PER_SM * WK_DEEP_THREADS * WK_DEEP_UNROLL;
-    /* The tiles size: past a whole group of tiles, so that two groups
-     * combine, and a vector more than the first tiles size, so that a head
-     * does not take the body below it. */
+    /* The tiles size: five tiles and a vector past the first, so that
+     * one-tile blocks make several groups that combine (four-tile blocks
+     * make one or two, the last block short; the huge cases make more),
+     * and so that a head does not take the body below it. */
     const size_t tiles = WK_TILES_FROM_BYTES(vec) / WK_VECTOR_BYTES + (size_t)5 * WK_TILES_THREADS * WK_TILES_VECTORS + 1;
     const size_t one_deep = (size_t)WK_DEEP_THREADS * WK_DEEP_UNROLL; /* the most one deep block takes */
     const size_t cluster = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL; /* the most it takes */
