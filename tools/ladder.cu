@@ -246,7 +246,11 @@ extern "C" int wk_ladder_main(const wk_cli_options *o)
     production.enqueue = [=](cudaStream_t st) { wk_reduce(ctx, in.device, d_result, n, dtype, WK_SUM, st); };
     production.fetch = [=]() { return fetch_device_value(d_result, dtype); };
     wk_reduce_plan plan;
-    wk_reduce_plan_of(ctx, in.device, n, dtype, &plan);
+    if (wk_reduce_plan_of(ctx, in.device, n, dtype, &plan) != WK_SUCCESS) {
+        std::fprintf(stderr, "warpkit ladder: %s\n", wk_last_error_message());
+        wk_destroy(ctx);
+        return 2;
+    }
     production.blocks = plan.grid;
     production.launches = 1;
     production.depth = wk_reduce_plan_depth(&plan);

@@ -105,7 +105,11 @@ extern "C" int wk_tune_main(const wk_cli_options *o)
             trials.push_back({"08", setting, time_ladder(kernels[7], threads, 0), false});
         }
         wk_reduce_plan plan;
-        wk_reduce_plan_of(ctx, d_in, n, dtype, &plan);
+        if (wk_reduce_plan_of(ctx, d_in, n, dtype, &plan) != WK_SUCCESS) {
+            std::fprintf(stderr, "warpkit tune: %s\n", wk_last_error_message());
+            wk_destroy(ctx);
+            return 2;
+        }
         const wk_reduce_shape shapes[] = {WK_SHAPE_WIDE, WK_SHAPE_DEEP};
         for (wk_reduce_shape shape : shapes) {
             unsigned per_sm = shape == WK_SHAPE_DEEP ? WK_DEEP_BLOCKS_PER_SM : WK_WIDE_BLOCKS_PER_SM;

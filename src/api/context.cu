@@ -83,8 +83,10 @@ extern "C" wk_status wk_create(wk_context **out, int device)
          * (an error or 0) means one tile a block. */
         int memory_khz = 0, bus_bits = 0;
         if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+            cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess) {
             memory_khz = bus_bits = 0;
+            cudaGetLastError(); /* the query's failure must not leak into later calls */
+        }
         c->tiles_per_block = wk_tiles_per_block(c->sm_count, memory_khz, bus_bits);
         c->max_grid = wk_reduce_max_grid(c->sm_count);
         status = wk_workspaces_create(c);

@@ -54,6 +54,16 @@ typedef struct shape_override {
     unsigned grid;
 } shape_override;
 
+/* The plan of n elements of dtype at d_in on ctx's device: what every
+ * reduce launches, and what wk_reduce_plan_of reports. */
+static int plan_on(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype, wk_reduce_plan *plan)
+{
+    /* With no elements the pointer is never read, and need not be aligned. */
+    uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
+    return wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch,
+                              ctx->tiles_per_block, plan);
+}
+
 /* Plans and launches into the workspace `use`; arguments are checked. */
 static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *use, const void *d_in, void *d_out,
                                size_t n, wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn,
@@ -67,10 +77,7 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
     l.ticket = use->ticket;
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
-    /* With no elements the pointer is never read, and need not be aligned. */
-    uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
-    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch,
-                           ctx->tiles_per_block, &l.plan) != 0)
+    if (plan_on(ctx, d_in, n, dtype, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     if (forced && forced->shape == WK_SHAPE_CLUSTER) {
         if (!ctx->cluster_launch)
@@ -181,11 +188,16 @@ extern "C" wk_status wk_reduce_shaped(wk_context *ctx, const void *d_in, void *d
 extern "C" wk_status wk_reduce_plan_of(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype,
                                        wk_reduce_plan *plan)
 {
-    if (!ctx || !plan || !wk_dtype_valid(dtype))
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_reduce_plan_of: ctx, plan or dtype is not valid");
-    uintptr_t address = n > 0 ? (uintptr_t)d_in : 0;
-    if (wk_plan_reduce_for(address, n, wk_dtype_size(dtype), ctx->sm_count, ctx->cluster_launch,
-                           ctx->tiles_per_block, plan) != 0)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "wk_reduce_plan_of: cannot plan this input");
+    const char *fn = "wk_reduce_plan_of";
+    wk_clear_error();
+    if (!ctx || !plan)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: ctx or plan is NULL", fn);
+    if (!wk_dtype_valid(dtype))
+        return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, (int)dtype);
+    wk_status status = wk_check_extent(n, wk_dtype_size(dtype), fn);
+    if (status != WK_SUCCESS)
+        return status;
+    if (plan_on(ctx, d_in, n, dtype, plan) != 0)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     return WK_SUCCESS;
 }

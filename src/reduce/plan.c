@@ -60,6 +60,10 @@ int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count,
 {
     if (!plan || tiles_per_block < 1 || elem_size == 0 || WK_VECTOR_BYTES % elem_size != 0 || addr % elem_size != 0)
         return -1;
+    /* 2^62 bytes and more: no device holds them, and past 2^64 - 2^32 a
+     * block's count of tiles would not fit its 32 bits. */
+    if (n > ((size_t)1 << 62) / elem_size)
+        return -1;
     size_t vec_elems = WK_VECTOR_BYTES / elem_size;
     size_t misalign = addr % WK_VECTOR_BYTES;
     size_t head = misalign ? (WK_VECTOR_BYTES - misalign) / elem_size : 0;

@@ -65,7 +65,7 @@ extern "C" {
 /* One tile a block while the device's datasheet memory rate asks each SM for
  * at most this many tiles a microsecond, WK_TILES_FAST_PER_BLOCK above it
  * (docs/reduce.md: the H100 asks 0.78 and reads fastest with one tile a
- * block; the H200 asks 1.11 and retires about 0.91 one-tile blocks). */
+ * block; the H200 asks 1.11 and retires about 0.93 one-tile blocks). */
 #define WK_TILES_SINGLE_MAX_RATE 0.85
 #define WK_TILES_FAST_PER_BLOCK 4
 
@@ -96,7 +96,8 @@ unsigned wk_tiles_per_block(int sm_count, int memory_khz, int bus_bits);
  * (which must be a multiple of elem_size) on a device with sm_count SMs,
  * which launches thread-block clusters when clusters_ok is nonzero and
  * whose tiles-shape blocks read at least tiles_per_block tiles each.
- * Returns 0 on success, -1 for bad arguments. */
+ * Returns 0 on success, -1 for bad arguments (inputs of 2^62 bytes or more
+ * among them). */
 int wk_plan_reduce_for(uintptr_t addr, size_t n, size_t elem_size, int sm_count, int clusters_ok,
                        unsigned tiles_per_block, wk_reduce_plan *plan);
 

@@ -151,16 +151,19 @@ int main(void)
     wk_plan_reduce_for(0x1000, (size_t)1 << 30, 4, 132, 1, 4, &fast);
     wk_plan_reduce_for(0x1000, (size_t)1 << 34, 4, 132, 1, 4, &fast_huge);
     wk_plan_reduce_for(0x1000, (size_t)1 << 26, 8, 132, 1, 4, &fast64);
-    wk_plan_reduce_for(0x1000, ((size_t)1 << 26) + 8193, 4, 132, 1, 4, &fast_odd);
+    wk_plan_reduce_for(0x1000, ((size_t)1 << 26) + 4, 4, 132, 1, 4, &fast_odd);
     wk_expect(&t, fast.shape == WK_SHAPE_TILES && fast.grid == 1u << 15 && fast.tiles_per_block == 4,
               "four a block: 4 GiB run in 2^15 blocks of four tiles");
     wk_expect(&t, fast_huge.grid == 1u << 17 && fast_huge.tiles_per_block == 16,
               "four a block: 64 GiB still run in 2^17 blocks of 16 tiles");
     wk_expect(&t, fast64.grid == 1u << 12 && fast64.tiles_per_block == 4,
               "four a block: 512 MiB of doubles run in 2^12 blocks");
-    /* 2^26 + 8193 floats: 8193 tiles (the last one short), 2049 blocks. */
+    /* 2^26 + 4 floats: 8193 tiles (the last of one vector), 2049 blocks. */
     wk_expect(&t, fast_odd.grid == 2049 && fast_odd.tiles_per_block == 4, "four a block: a short last block");
     wk_expect(&t, wk_plan_reduce_for(0x1000, 10, 4, 132, 1, 0, &fast) == -1, "zero tiles a block is refused");
+    wk_expect(&t, wk_plan_reduce(0x1000, ((size_t)1 << 60) + 1, 4, 132, &fast) == -1 &&
+                  wk_plan_reduce(0x1000, (size_t)1 << 60, 4, 132, &fast) == 0,
+              "2^62 bytes and more are refused");
     char fast_why[128] = "";
     int fast_ok = 1;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
@@ -168,9 +171,12 @@ int main(void)
             wk_reduce_plan q;
             wk_plan_reduce_for(0x7f0000000000u + elems[e], sizes[s], elems[e], 132, 1, 4, &q);
             size_t tiles = (q.nvec + WK_TILE_BYTES / WK_VECTOR_BYTES - 1) / (WK_TILE_BYTES / WK_VECTOR_BYTES);
+            /* Four a block, or as many as the most blocks need. */
+            size_t most = (tiles + WK_TILES_MAX_BLOCKS - 1) / WK_TILES_MAX_BLOCKS;
+            size_t per = most > 4 ? most : 4;
             if (q.shape == WK_SHAPE_TILES &&
                 ((size_t)q.grid * q.tiles_per_block < tiles || (size_t)(q.grid - 1) * q.tiles_per_block >= tiles ||
-                 q.tiles_per_block < 4 || q.grid > WK_TILES_MAX_BLOCKS))
+                 q.tiles_per_block != per || q.grid > WK_TILES_MAX_BLOCKS))
                 fast_ok = 0, snprintf(fast_why, sizeof fast_why, "n %zu: %u blocks of %u", sizes[s], q.grid,
                                       q.tiles_per_block);
         }
