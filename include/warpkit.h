@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define WARPKIT_VERSION_MAJOR 0
-#define WARPKIT_VERSION_MINOR 1
+#define WARPKIT_VERSION_MINOR 2
 #define WARPKIT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as wk_version_number() returns it. */
 #define WARPKIT_VERSION_NUMBER \
@@ -232,6 +232,16 @@ wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n,
 wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out,
                             size_t n, wk_dtype dtype, wk_op op,
                             cudaStream_t stream);
+
+/* The index alone of WK_ARGMIN or WK_ARGMAX: d_index[0] receives what
+ * wk_reduce writes to wk_arg_result.index (the first extreme, the first NaN;
+ * -1 for n = 0), as one int64_t in device memory, 8-byte aligned, apart from
+ * d_in. One launch, as wk_reduce; for callers whose arg result is a plain
+ * int64 (PyTorch's and NumPy's argmax). Any other op returns
+ * WK_ERROR_INVALID_OP. Since 0.2.0. */
+wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index,
+                          size_t n, wk_dtype dtype, wk_op op,
+                          cudaStream_t stream);
 
 /* ---------------------------------------------------- reproducible sums */
 

@@ -2,13 +2,16 @@
 
 Builds the C library with CMake (the project is the repository root, one
 level above this folder: only the `warpkit` shared library target, tests and
-tools off) and copies libwarpkit.so into the package.  The package itself is
-pure Python (ctypes), so the wheel is tagged py3-none-<platform>.
+tools off) and copies libwarpkit.so into the package, and builds the
+extension module warpkit._native (native/*.c) against CPython's limited API
+of Python 3.10: one wheel, tagged cp310-abi3-<platform>, serves every Python
+from 3.10 on.  The extension needs a C compiler and Python's headers, not the
+CUDA toolkit: it opens libwarpkit.so at run time.
 
 Environment:
   WARPKIT_BUNDLE_LIBRARY=/path/libwarpkit.so  bundle this file instead of building
-  WARPKIT_BUNDLE_LIBRARY=none                 bundle nothing (a py3-none-any wheel
-                                              that finds the library at run time)
+  WARPKIT_BUNDLE_LIBRARY=none                 bundle nothing (the wheel finds the
+                                              library at run time)
   CMAKE_ARGS="..."                            extra arguments for the CMake configure
   WARPKIT_CMAKE_BUILD_DIR=DIR                 CMake build folder (default: build/cmake here)
   CMAKE_BUILD_PARALLEL_LEVEL=N                parallel build jobs (read by CMake)
@@ -20,7 +23,7 @@ import shlex
 import shutil
 import subprocess
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 try:
@@ -91,18 +94,28 @@ class BuildPy(build_py):
         shutil.copyfile(os.path.realpath(lib), dest)  # the file, not the symlink chain
 
 
-class PlatformWheel(bdist_wheel):
-    """py3-none-<platform>: any Python 3, one platform (the bundled library)."""
+class StableAbiWheel(bdist_wheel):
+    """cp310-abi3-<platform>: every CPython from 3.10, one platform."""
 
     def finalize_options(self):
+        self.py_limited_api = "cp310"
         super().finalize_options()
-        self.root_is_pure = BUNDLE.lower() == "none"
-
-    def get_tag(self):
-        if BUNDLE.lower() == "none":
-            return super().get_tag()
-        _, _, plat = super().get_tag()
-        return "py3", "none", plat
 
 
-setup(version=version(), cmdclass={"build_py": BuildPy, "bdist_wheel": PlatformWheel})
+def native_extension():
+    header = os.path.join(ROOT, "include", "warpkit.h")
+    if not os.path.exists(header):
+        raise RuntimeError("warpkit: %s is not there: the extension is built against the C header; build "
+                           "from the repository checkout" % header)
+    sources = sorted(os.path.join("native", f) for f in os.listdir(os.path.join(HERE, "native")) if f.endswith(".c"))
+    return Extension(
+        "warpkit._native", sources=sources, py_limited_api=True,
+        define_macros=[("Py_LIMITED_API", "0x030A0000"), ("_GNU_SOURCE", None)],
+        include_dirs=[os.path.join(HERE, "native", "include"), os.path.join(ROOT, "include")],
+        depends=[os.path.join("native", f) for f in ("native.h", "docs.h")] + [header],
+        extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
+        libraries=["dl"])
+
+
+setup(version=version(), ext_modules=[native_extension()],
+      cmdclass={"build_py": BuildPy, "bdist_wheel": StableAbiWheel})

@@ -11,6 +11,12 @@ if [ ! -x "$venv/bin/python" ] && ! python3 -m venv "$venv"; then
     $sudo apt-get update -qq && $sudo apt-get install -y -qq python3-venv
     rm -rf "$venv" && python3 -m venv "$venv"
 fi
+# The extension module is compiled against Python's headers (Debian keeps
+# them in python3-dev).
+if ! "$venv/bin/python" -c 'import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq python3-dev
+fi
 # NumPy too: without it the GPU tests skip even where a GPU is.
 "$venv/bin/python" -m pip install --quiet --upgrade pip pytest setuptools wheel numpy
 WARPKIT_BUNDLE_LIBRARY=build/src/libwarpkit.so \

@@ -154,37 +154,61 @@ class Stub:
         """Make the segmented calls compute on (host) memory."""
         self._int("stub_compute").value = int(on)
 
-    @property
-    def segments_layout(self):
-        """sizeof(wk_segments) and its fields' offsets, as the header lays them out."""
-        return tuple((ctypes.c_size_t * 6).in_dll(self.cdll, "stub_segments_layout"))
+    def count_value(self, value):
+        """What cudaMemcpyAsync reads from the device (trim's count)."""
+        ctypes.c_uint64.in_dll(self.cdll, "stub_memcpy_value").value = value
 
 
-@pytest.fixture(scope="session")
-def stub_path(tmp_path_factory):
+def _build_stub(out, *defines):
     cc = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
     if not cc:
         pytest.skip("no C compiler to build the stub library")
     if not os.path.exists(HEADER):
         pytest.skip("include/warpkit.h not found (tests run from the repository)")
-    out = str(tmp_path_factory.mktemp("stub") / "libwkstub.so")
     src = os.path.join(HERE, "stub", "wkstub.c")
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-std=c11",
-                    "-I", os.path.join(HERE, "stub", "include"), "-I", os.path.dirname(HEADER),
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-std=c11", *defines,
+                    "-I", os.path.join(PKG, "native", "include"), "-I", os.path.dirname(HEADER),
                     "-o", out, src, "-lm"], check=True)
     return out
+
+
+@pytest.fixture(scope="session")
+def stub_path(tmp_path_factory):
+    return _build_stub(str(tmp_path_factory.mktemp("stub") / "libwkstub.so"))
+
+
+@pytest.fixture(scope="session")
+def old_stub_path(tmp_path_factory):
+    """A stub without the optional entry points (the segmented calls,
+    wk_reduce_index): a library older than the package."""
+    return _build_stub(str(tmp_path_factory.mktemp("stub_old") / "libwkstub.so"), "-DWK_STUB_WITHOUT_OPTIONAL")
+
+
+def _stub_fixture(path, monkeypatch):
+    from warpkit import _api, _arrays
+    monkeypatch.setenv("WARPKIT_LIBRARY", path)
+    _api._reset_for_tests()
+    s = Stub(path)
+    outlib = FakeOutLib()
+    monkeypatch.setattr(_arrays, "fallback_outlib", outlib)
+    s.outlib = outlib
+    return s
 
 
 @pytest.fixture
 def stub(stub_path, monkeypatch):
     """warpkit running on the stub library, with stand-in output arrays."""
-    from warpkit import _api, _arrays
-    monkeypatch.setenv("WARPKIT_LIBRARY", stub_path)
+    from warpkit import _api
+    s = _stub_fixture(stub_path, monkeypatch)
+    yield s
+    s.cdll.stub_reset()
     _api._reset_for_tests()
-    s = Stub(stub_path)
-    outlib = FakeOutLib()
-    monkeypatch.setattr(_arrays, "fallback_outlib", outlib)
-    s.outlib = outlib
+
+
+@pytest.fixture
+def old_stub(old_stub_path, monkeypatch):
+    from warpkit import _api
+    s = _stub_fixture(old_stub_path, monkeypatch)
     yield s
     s.cdll.stub_reset()
     _api._reset_for_tests()

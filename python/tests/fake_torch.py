@@ -1,6 +1,9 @@
-"""A minimal stand-in for the parts of PyTorch that warpkit's fast path uses,
-to run that path on the stub library without a GPU or torch.  Used only when
-the real torch is not installed."""
+"""A minimal stand-in for the parts of PyTorch that warpkit uses, to run
+both routes on the stub library without a GPU or torch: the extension's
+(Tensor methods, torch.empty_like, torch._C._cuda_getCurrentRawStream) and
+the Python code's (torch.empty, torch.cuda.stream).  Used only when the real
+torch is not installed.  Allocations are recorded in torch._state.allocs as
+(tensor, stream of the enclosing torch.cuda.stream or None, how)."""
 
 import contextlib
 import math
@@ -66,17 +69,24 @@ class Tensor:
     def __getitem__(self, k):
         if isinstance(k, slice):
             start, stop, _ = k.indices(self.shape[0])
-            return Tensor(self._ptr + start * self.dtype.itemsize, (stop - start,), self.dtype, self._dev)
+            return type(self)(self._ptr + start * self.dtype.itemsize, (stop - start,), self.dtype, self._dev)
         if isinstance(k, tuple):  # t[..., j]
             assert len(k) == 2 and k[0] is Ellipsis, k
             st = self.stride()
-            return Tensor(self._ptr + k[1] * st[-1] * self.dtype.itemsize, self.shape[:-1], self.dtype, self._dev,
+            return type(self)(self._ptr + k[1] * st[-1] * self.dtype.itemsize, self.shape[:-1], self.dtype, self._dev,
                           strides=st[:-1])
-        return Tensor(self._ptr + k * self.dtype.itemsize, (), self.dtype, self._dev)
+        return type(self)(self._ptr + k * self.dtype.itemsize, (), self.dtype, self._dev)
+
+    def dim(self):
+        return len(self.shape)
+
+    def new_empty(self, size, dtype=None):
+        shape = tuple(size) if isinstance(size, (tuple, list)) else (size,)
+        return self._state.alloc(shape, dtype or self.dtype, self._dev, "new_empty")
 
     def view(self, dt):
         shape = self.shape[:-1] + (self.shape[-1] * self.dtype.itemsize // dt.itemsize,)
-        return Tensor(self._ptr, shape, dt, self._dev)
+        return type(self)(self._ptr, shape, dt, self._dev)
 
 
 def make():
@@ -86,17 +96,29 @@ def make():
                        ("float64", 8), ("float16", 2), ("bfloat16", 2), ("bool", 1), ("uint8", 1),
                        ("complex64", 8)]:
         setattr(torch, name, dtype(name, size))
-    torch.Tensor = Tensor
+    torch.Tensor = None  # set below, once the state exists
     torch.device = Device
     state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[])
 
-    def empty(shape, dtype, device):
-        t = Tensor(state.next, shape if isinstance(shape, tuple) else (shape,), dtype, device.index)
+    def alloc(shape, dtype, dev, how):
+        t = T(state.next, shape, dtype, dev)
         state.next += 0x1000
-        state.allocs.append((t, state.stream_ctx[-1] if state.stream_ctx else None))
+        state.allocs.append((t, state.stream_ctx[-1] if state.stream_ctx else None, how))
         return t
 
+    state.alloc = alloc
+
+    class T(Tensor):
+        _state = state
+
+    def empty(shape, dtype, device):
+        return alloc(shape if isinstance(shape, tuple) else (shape,), dtype, device.index, "empty")
+
+    def empty_like(t):
+        return alloc(t.shape, t.dtype, t._dev, "empty_like")
+
     torch.empty = empty
+    torch.empty_like = empty_like
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda dev: state.current[dev])
 
     class ExternalStream:
@@ -112,5 +134,6 @@ def make():
             state.stream_ctx.pop()
 
     torch.cuda = types.SimpleNamespace(ExternalStream=ExternalStream, stream=stream)
+    torch.Tensor = T
     torch._state = state
     return torch

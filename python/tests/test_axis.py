@@ -3,13 +3,11 @@ the wk_segments that reach the C calls, the shapes, dtypes and layouts
 taken or refused, and (with the stub computing on host memory) the results
 against NumPy."""
 
-import ctypes
 
 import pytest
 
 import warpkit
 from conftest import FakeArray
-from warpkit import _lib
 from warpkit import _dtypes as D
 
 X = 0x5000_0000  # made-up device pointers
@@ -25,13 +23,6 @@ def byte_strides(elem_strides, itemsize=4):
 
 def segs(c):
     return (c.seg_count, c.seg_size, c.seg_stride, c.seg_begin or 0, c.seg_end or 0)
-
-
-# ------------------------------------------------------------------ layout
-def test_segments_struct_matches_header(stub):
-    S = _lib.Segments
-    assert stub.segments_layout == (ctypes.sizeof(S), S.count.offset, S.size.offset, S.stride.offset,
-                                    S.d_begin.offset, S.d_end.offset)
 
 
 @pytest.mark.parametrize("shape,axis,count,size", [
@@ -279,11 +270,12 @@ def test_status_along_axis(stub, status, cls, call):
     assert str(info.value) == "warpkit.%s: detail %d" % ("cumsum" if call == "exclusive" else call, status)
 
 
-def test_older_library_without_segmented_calls(stub, monkeypatch):
-    L = _lib.load()
-    for name in _lib.OPTIONAL_PROTOTYPES:
-        monkeypatch.setattr(L, name, _lib._lacking(L.path, name))
+def test_older_library_without_optional_calls(old_stub):
+    stub = old_stub
     warpkit.sum(f32((2, 3)))  # the rest still works
+    idx = warpkit.argmax(f32((2, 3)))  # without wk_reduce_index: the index of a wk_arg_result
+    buf = stub.outlib.allocs[-1][0]
+    assert stub.last.fn == b"wk_reduce" and buf.shape == (2,) and idx.ptr == buf.ptr + 8
     n = stub.calls
     with pytest.raises(warpkit.LibraryNotFoundError, match="lacks wk_segmented_reduce.*axis= needs"):
         warpkit.sum(f32((2, 3)), axis=-1)
@@ -300,7 +292,7 @@ def test_axis_none_is_the_whole_array(stub):
     warpkit.cumsum(f32((2, 3)), axis=None)
     assert stub.last.fn == b"wk_inclusive_scan"
     warpkit.argmax(f32((2, 3)), axis=None)
-    assert stub.last.fn == b"wk_reduce" and stub.last.op == D.ARGMAX
+    assert stub.last.fn == b"wk_reduce_index" and stub.last.op == D.ARGMAX
 
 
 # ======================================================= computed on the host

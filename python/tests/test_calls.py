@@ -62,13 +62,14 @@ def test_reduce_ops_rejected(stub):
 
 @pytest.mark.parametrize("fn,op", [(warpkit.argmin, D.ARGMIN), (warpkit.argmax, D.ARGMAX)])
 def test_arg_ops(stub, fn, op):
-    idx = fn(x_f32())
+    idx = fn(x_f32())  # the index alone: wk_reduce_index into a 0-d int64 array
     c = stub.last
     buf, dt, shape, _, _ = stub.outlib.allocs[-1]
-    assert c.op == op and dt == D.I64 and shape == (2,) and c.out == buf.ptr
-    assert idx.ptr == buf.ptr + 8 and idx.shape == () and idx.typestr == "<i8"
-    value, idx = fn(FakeArray(X, (4,), "<f8"), return_value=True)
+    assert c.fn == b"wk_reduce_index" and c.op == op and dt == D.I64 and shape == () and c.out == buf.ptr
+    assert idx is buf and idx.typestr == "<i8"
+    value, idx = fn(FakeArray(X, (4,), "<f8"), return_value=True)  # both: one wk_arg_result
     buf = stub.outlib.allocs[-1][0]
+    assert stub.last.fn == b"wk_reduce" and stub.last.op == op
     assert value.ptr == buf.ptr and value.typestr == "<f8" and idx.ptr == buf.ptr + 8
 
 
@@ -305,6 +306,25 @@ def test_contiguous_with_strides_and_unit_dims(stub):
 
 
 # ------------------------------------------------------------------ DLPack
+# The structures of the DLPack standard (dlpack.h), for the stand-in producer.
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
 class DL:
     """A stand-in DLPack producer (CUDA device) built with ctypes."""
 
@@ -313,7 +333,7 @@ class DL:
         self.calls = []
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
         self.strides = (ctypes.c_int64 * len(shape))(*strides) if strides else None
-        mt = _arrays.DLManagedTensor()
+        mt = DLManagedTensor()
         t = mt.dl_tensor
         t.data, t.device.device_type, t.device.device_id = ptr, device[0], device[1]
         t.ndim = len(shape)

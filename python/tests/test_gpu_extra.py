@@ -1,5 +1,5 @@
 """GPU tests: streams, CUDA graph capture and replay, two threads on two
-streams, and JAX through DLPack.  Skipped without a CUDA device."""
+streams, JAX in and out through DLPack, Numba in.  Skipped without a CUDA device."""
 
 import math
 import threading
@@ -176,13 +176,9 @@ def test_two_threads_two_streams(request):
 
 
 # -------------------------------------------------------------------- JAX
-def _to_numpy(a):
-    if hasattr(a, "get"):  # CuPy
-        return a.get()
-    return a.float().cpu().numpy() if str(a.dtype) == "torch.bfloat16" else a.cpu().numpy()
-
-
-def test_jax_through_dlpack(request):
+def test_jax_in_jax_out(request):
+    """JAX arrays in, JAX arrays out (through DLPack, after warpkit's stream),
+    on the input's device; JAX computes on them at once."""
     jax = pytest.importorskip("jax")
     try:
         gpus = jax.devices("gpu")
@@ -194,18 +190,47 @@ def test_jax_through_dlpack(request):
     x = jax.device_put(jnp.asarray(host), gpus[0])
     x.block_until_ready()
     assert warpkit._arrays.classify(x, "x") is warpkit._arrays.dlpack_view
-    check_sum(_to_numpy(warpkit.sum(x)), host)
-    check_cumsum(_to_numpy(warpkit.cumsum(x)), host)
+    s = warpkit.sum(x)
+    assert isinstance(s, jax.Array) and s.shape == () and s.dtype == jnp.float32
+    assert list(s.devices()) == [gpus[0]]
+    check_sum(float(s * 1.0), host)  # a JAX op on the result, on JAX's stream
+    c = warpkit.cumsum(x)
+    assert isinstance(c, jax.Array) and c.shape == (host.size,)
+    check_cumsum(np.asarray(c + 0.0), host)
     kept, count = warpkit.select(x, ">", 0.5)
-    assert_equal(_to_numpy(warpkit.trim(kept, count)), host[host > np.float32(0.5)], "JAX select")
-    assert int(_to_numpy(warpkit.argmax(x))) == int(np.argmax(host))
+    assert isinstance(kept, jax.Array) and isinstance(count, jax.Array) and count.shape == ()
+    assert_equal(np.asarray(warpkit.trim(kept, count)), host[host > np.float32(0.5)], "JAX select")
+    i = warpkit.argmax(x)
+    assert isinstance(i, jax.Array) and int(i) == int(np.argmax(host))
+    v, i = warpkit.argmin(x, return_value=True)
+    assert float(v) == host.min() and int(i) == int(np.argmin(host))
+    rows = jax.device_put(jnp.asarray(host[:100000].reshape(100, 1000)), gpus[0])
+    m = warpkit.max(rows, axis=-1)
+    assert isinstance(m, jax.Array) and m.shape == (100,)
+    assert_equal(np.asarray(m), host[:100000].reshape(100, 1000).max(axis=1), "JAX rows")
     try:
         import torch  # noqa: F401  (bfloat16 outputs need it: CuPy has no bfloat16)
     except ImportError:
         return
     xb = jax.device_put(jnp.asarray(host[:4097], dtype=jnp.bfloat16), gpus[0])
     ref = np.asarray(xb.astype(jnp.float32))
-    assert_equal(_to_numpy(warpkit.max(xb)), ref.max(), "JAX bfloat16 max")
+    mb = warpkit.max(xb)
+    assert isinstance(mb, jax.Array) and mb.dtype == jnp.bfloat16
+    assert_equal(np.asarray(mb.astype(jnp.float32)), ref.max(), "JAX bfloat16 max")
+
+
+def test_numba_in_cupy_out(request):
+    """Numba device arrays come in through __cuda_array_interface__; outputs
+    are CuPy arrays (README.md)."""
+    cuda = pytest.importorskip("numba.cuda")
+    cupy = pytest.importorskip("cupy")
+    if not cuda.is_available():
+        pytest.skip("Numba sees no GPU")
+    host = rng_for(request).random(5001).astype(np.float32)
+    x = cuda.to_device(host)
+    s = warpkit.sum(x)
+    assert isinstance(s, cupy.ndarray)
+    check_sum(float(s.get()), host)
 
 
 # -------------------------------------------------------- reproducible sums
@@ -231,3 +256,44 @@ def test_reproducible_sum(lib, name, request):
     if name in ("float16", "bfloat16"):
         ulp = abs(float(got)) * (2.0 ** -10 if name == "float16" else 2.0 ** -7) + 1e-30
     assert abs(float(got) - ref) <= ulp, "reproducible sum %r against the exact %r" % (float(got), ref)
+
+
+# ---------------------------------------------------- the extension's route
+@pytest.mark.parametrize("lib", ["torch", "cupy"])
+def test_common_case_stays_in_the_extension(lib, request):
+    """A contiguous tensor / array on its library's current stream is served
+    by the extension alone: with the Python route replaced by one that
+    fails, the common calls still work and give the right answers."""
+    B = backend(lib)
+    nat = warpkit._lib.native()
+
+    class NoPythonRoute:
+        def __getattr__(self, name):
+            if name.startswith("_"):
+                return getattr(warpkit._api, name)  # the op tables
+
+            def refuse(*args, **kwargs):
+                raise AssertionError("warpkit.%s took the Python route" % name)
+            return refuse
+
+    host = rng_for(request).random(70001).astype(np.float32)
+    x, _ = B.upload(host, "float32")
+    o, _ = B.upload(np.zeros(1, np.float32), "float32")
+    nat.setup(NoPythonRoute())
+    try:
+        s = warpkit.sum(x)
+        warpkit.sum(x, out=o.reshape(()))
+        c = warpkit.cumsum(x)
+        i = warpkit.argmax(x)
+        kept, count = warpkit.select(x, ">", 0.5)
+        trimmed = warpkit.trim(kept, count) if lib == "torch" else None
+    finally:
+        nat.setup(warpkit._api)
+    check_sum(float(B.download(s)), host)
+    check_sum(float(B.download(o)[0]), host)
+    check_cumsum(B.download(c), host)
+    assert int(B.download(i)) == int(np.argmax(host))
+    want = host[host > np.float32(0.5)]
+    assert int(B.download(count)) == want.size
+    if trimmed is not None:
+        assert_equal(B.download(trimmed), want, "trim")

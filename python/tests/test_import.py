@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import warpkit
 from conftest import PKG
 
 
@@ -16,7 +17,7 @@ def test_import_is_lazy():
     r = run("import sys, warpkit\n"
             "heavy = [m for m in ('torch', 'cupy', 'jax', 'numpy') if m in sys.modules]\n"
             "assert not heavy, heavy\n"
-            "assert warpkit._lib._library is None\n"
+            "assert warpkit._lib._native.loaded_path() is None\n"
             "print(len(warpkit.__all__))", WARPKIT_LIBRARY="/nonexistent/libwarpkit.so")
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) > 20
@@ -42,3 +43,34 @@ def test_not_a_library(tmp_path):
             "except warpkit.LibraryNotFoundError as e:\n"
             "    print('ok', e)\n", WARPKIT_LIBRARY=str(bogus))
     assert r.stdout.startswith("ok"), r.stdout + r.stderr
+
+
+def test_public_functions_are_the_extensions():
+    import warpkit._native as native
+    for name in ("sum", "min", "max", "reduce", "argmax", "cumsum", "scan", "select", "compress", "trim"):
+        fn = getattr(warpkit, name)
+        assert fn is getattr(native, name), name
+        assert fn.__doc__ and "--" not in fn.__doc__.split("\n")[0], name
+    import inspect
+    assert list(inspect.signature(warpkit.sum).parameters) == ["x", "axis", "out", "stream", "reproducible"]
+
+
+def test_no_ctypes_in_the_package():
+    pkg = os.path.join(PKG, "warpkit")
+    for name in os.listdir(pkg):
+        if name.endswith(".py"):
+            with open(os.path.join(pkg, name)) as f:
+                text = f.read()
+            assert "import ctypes" not in text and "from ctypes" not in text, name
+
+
+def test_without_the_extension_the_first_call_raises():
+    r = run("import sys\n"
+            "sys.modules['warpkit._native'] = None  # as in a source tree where it is not built\n"
+            "import warpkit\n"
+            "try:\n"
+            "    warpkit.sum(object())\n"
+            "except warpkit.LibraryNotFoundError as e:\n"
+            "    print('ok', e)\n")
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout + r.stderr
+    assert "warpkit._native is not built" in r.stdout and "pip install ./python" in r.stdout

@@ -1,5 +1,8 @@
-"""PyTorch's fast path, on the stub library with a stand-in torch module
-(only without the real torch: on the GPU machine the GPU tests cover it)."""
+"""PyTorch tensors on the stub library with a stand-in torch module (only
+without the real torch: on the GPU machine the GPU tests cover it): the
+extension's own route for the common case (outputs from torch.empty_like of
+a template, or Tensor.new_empty) and the Python route for the rest (outputs
+from torch.empty)."""
 
 import importlib.util
 import sys
@@ -30,7 +33,77 @@ def test_torch_sum(stub, torch):
     c = stub.last
     assert c.in_ == 0x1111_0000 and c.n == 32 and c.dtype == D.F32 and c.stream == 0xC1 and c.ctx == 0x1010
     assert isinstance(r, torch.Tensor) and r.shape == () and r.dtype is torch.float32 and r._dev == 1
-    assert c.out == r.data_ptr() and torch._state.allocs[-1][1] is None
+    assert c.out == r.data_ptr() and torch._state.allocs[-1][1:] == (None, "empty_like")
+    n = len(torch._state.allocs)
+    warpkit.sum(x)  # the template is made once per device and dtype
+    assert len(torch._state.allocs) == n + 1 and torch._state.allocs[-1][2] == "empty_like"
+
+
+def routes(torch):
+    return [how for _, _, how in torch._state.allocs]
+
+
+def test_torch_common_route(stub, torch):
+    x = torch.Tensor(0x1000, (3, 4), torch.float32)
+    for call, fn in [(lambda: warpkit.min(x), b"wk_reduce"), (lambda: warpkit.reduce(x, "max"), b"wk_reduce"),
+                     (lambda: warpkit.sum(x, reproducible=True), b"wk_reduce_repro"),
+                     (lambda: warpkit.cumsum(x), b"wk_inclusive_scan"),
+                     (lambda: warpkit.scan(x, "max"), b"wk_inclusive_scan"),
+                     (lambda: warpkit.cumsum(x, exclusive=True), b"wk_exclusive_scan"),
+                     (lambda: warpkit.select(x, ">", 0.25), b"wk_select_if"),
+                     (lambda: warpkit.select_range(x, 0, 1.5), b"wk_select_if"),
+                     (lambda: warpkit.partition(x, "isnan"), b"wk_partition_if"),
+                     (lambda: warpkit.nonzero(x), b"wk_where"),
+                     (lambda: warpkit.unique_consecutive(x), b"wk_unique"),
+                     (lambda: warpkit.argmin(x), b"wk_reduce_index")]:
+        before = len(torch._state.allocs)
+        call()
+        assert stub.last.fn == fn and stub.last.in_ == 0x1000 and stub.last.n == 12 and stub.last.stream == 0xC0
+        assert "empty" not in routes(torch)[before:], fn
+    c = stub.last
+    assert c.op == D.ARGMIN
+    warpkit.select(x, ">", 0.25)
+    assert stub.last.compare == D.GREATER and stub.last.a == 0x3E800000
+    warpkit.select_range(x, 0, 1.5)
+    assert (stub.last.compare, stub.last.a, stub.last.b) == (D.IN_RANGE, 0, 0x3FC00000)
+    warpkit.nonzero(x)
+    assert (stub.last.compare, stub.last.a) == (D.NOT_EQUAL, 0)
+    out, count = warpkit.nonzero(x, "isnan")
+    assert stub.last.compare == D.IS_NAN and out.dtype is torch.int64 and out.shape == (12,)
+    assert count.dtype is torch.int64 and count.shape == ()
+
+
+def test_torch_given_outputs(stub, torch):
+    x = torch.Tensor(0x1000, (8,), torch.int64)
+    o = torch.Tensor(0x9000, (), torch.int64)
+    assert warpkit.sum(x, out=o) is o and stub.last.out == 0x9000
+    buf, cnt = torch.Tensor(0xA000, (8,), torch.int64), torch.Tensor(0xB000, (), torch.uint64)
+    n = len(torch._state.allocs)
+    out, count = warpkit.select(x, "<", 3, out=buf, count=cnt)
+    assert out is buf and count is cnt and stub.last.out == 0xA000 and stub.last.count == 0xB000
+    assert stub.last.a == 3 and len(torch._state.allocs) == n
+    with pytest.raises(TypeError, match="warpkit.sum: out has dtype float32; int64 is needed"):
+        warpkit.sum(x, out=torch.Tensor(0x9000, (), torch.float32))
+    with pytest.raises(ValueError, match="out has 2 elements; 1 are needed"):
+        warpkit.sum(x, out=torch.Tensor(0x9000, (2,), torch.int64))
+
+
+def test_torch_trim_reads_count_on_current_stream(stub, torch):
+    x = torch.Tensor(0x1000, (9,), torch.float32)
+    out, count = warpkit.select(x, ">", 0.5)
+    stub.count_value(4)
+    kept = warpkit.trim(out, count)
+    assert kept.shape == (4,) and kept.data_ptr() == out.data_ptr()
+    assert "memcpy(0x%x,0xc0);sync(0xc0" % count.data_ptr() in stub.log
+
+
+def test_torch_python_route_for_the_rest(stub, torch):
+    x = torch.Tensor(0x1000, (9,), torch.float32)
+    warpkit.cumsum(x, exclusive=True, initial=2.0)  # an initial value: the Python route
+    assert stub.last.fn == b"wk_exclusive_scan" and stub.last.init == 0x40000000
+    assert routes(torch)[-1] == "empty"
+    warpkit.select(x, ">", 1 << 200)  # a constant the Python code rounds
+    assert routes(torch)[-1] == "empty" and stub.last.a == 0x7F800000
 
 
 @pytest.mark.parametrize("name,code", [("int32", 0), ("uint32", 1), ("int64", 2), ("uint64", 3),
@@ -40,12 +113,15 @@ def test_torch_dtypes(stub, torch, name, code):
     assert stub.last.dtype == code
 
 
-def test_torch_argmax_index_view(stub, torch):
+def test_torch_argmax_index(stub, torch):
     idx = warpkit.argmax(torch.Tensor(0x1000, (3,), torch.float16))
+    assert stub.last.fn == b"wk_reduce_index" and stub.last.op == D.ARGMAX
+    assert idx is torch._state.allocs[-1][0] and torch._state.allocs[-1][2] == "empty_like"
+    assert idx.shape == () and idx.dtype is torch.int64 and stub.last.out == idx.data_ptr()
+    v, idx = warpkit.argmax(torch.Tensor(0x1000, (3,), torch.float16), return_value=True)
     buf = torch._state.allocs[-1][0]
     assert buf.dtype is torch.int64 and buf.shape == (2,) and stub.last.out == buf.data_ptr()
     assert idx.data_ptr() == buf.data_ptr() + 8 and idx.shape == () and idx.dtype is torch.int64
-    v, idx = warpkit.argmax(torch.Tensor(0x1000, (3,), torch.float16), return_value=True)
     assert v.dtype is torch.float16 and v.data_ptr() == torch._state.allocs[-1][0].data_ptr()
 
 
@@ -54,7 +130,7 @@ def test_torch_explicit_stream_allocates_on_it(stub, torch):
         cuda_stream = 0xABC
     out, count = warpkit.select(torch.Tensor(0x1000, (9,), torch.float32), ">", 0.5, stream=S())
     assert stub.last.stream == 0xABC
-    assert [s for _, s in torch._state.allocs[-2:]] == [0xABC, 0xABC]
+    assert [s for _, s, _ in torch._state.allocs[-2:]] == [0xABC, 0xABC]
 
 
 def test_torch_rejects(stub, torch):

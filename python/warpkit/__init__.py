@@ -12,19 +12,39 @@ int32, uint32, int64, uint64, float32, float64, float16, bfloat16.  Outputs
 are arrays of the input's library.  Reductions and scans also work row by
 row with ``axis=-1``.  See README.md for axes, streams, graphs and errors.
 
-The C library (libwarpkit.so) is loaded on first use, from $WARPKIT_LIBRARY,
-next to this package, or through the system loader; importing warpkit needs
-neither a GPU nor the library.
+The calls go through the extension module warpkit._native (C, CPython's
+stable ABI).  The C library (libwarpkit.so) is loaded on first use, from
+$WARPKIT_LIBRARY, next to this package, or through the system loader;
+importing warpkit needs neither a GPU nor the library (nor PyTorch:
+``warpkit.torch`` holds the torch.compile ops).
 """
 
 from ._errors import (CaptureError, CudaError, Error, InvalidArgumentError, InvalidPointerError,
                       LibraryNotFoundError, LimitError, NoDeviceError, OutOfMemoryError,
                       UnsupportedError)
-from ._api import (argmax, argmin, compress, cummax, cummin, cumsum, library_path, max, min, nonzero,
-                   partition, reduce, reduce_and, reduce_or, reduce_xor, reserve, scan, select,
-                   select_range, sm_count, sum, trim, unique_consecutive)
+from . import _api, _lib
+from ._api import library_path, reserve, sm_count
 
-__version__ = "0.1.0"
+_PUBLIC = ("sum", "min", "max", "reduce", "reduce_and", "reduce_or", "reduce_xor", "argmin", "argmax",
+           "cumsum", "cummin", "cummax", "scan", "select", "select_range", "compress", "partition",
+           "unique_consecutive", "nonzero", "trim")
+
+
+def _unbuilt(name):
+    def call(*args, **kwargs):
+        _lib.native()  # raises LibraryNotFoundError: the extension is not built
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = "warpkit.%s (unavailable: the extension module warpkit._native is not built)" % name
+    return call
+
+
+if _lib._native is not None:
+    _lib._native.setup(_api)
+    globals().update({name: getattr(_lib._native, name) for name in _PUBLIC})
+else:
+    globals().update({name: _unbuilt(name) for name in _PUBLIC})
+
+__version__ = "0.2.0"
 
 dtypes = ("int32", "uint32", "int64", "uint64", "float32", "float64", "float16", "bfloat16")
 

@@ -1,4 +1,8 @@
-"""The public functions: thin, one-to-one over the C calls.
+"""The Python route of the public functions: every call the extension's
+common route (warpkit._native: a contiguous PyTorch tensor or CuPy array on
+its library's current stream) does not take ends up here, with the same
+arguments, and reaches the C library through the extension's one-to-one
+calls.  The docstrings are on the public functions (help(warpkit.sum)).
 
 Every function takes a contiguous CUDA array (any shape, taken flat), runs
 asynchronously on a CUDA stream and returns arrays of the input's library on
@@ -17,25 +21,21 @@ handle (int), a PyTorch or CuPy stream, or anything with ``.cuda_stream``,
 ``.ptr`` or ``__cuda_stream__``.
 """
 
-import ctypes
-from ctypes import byref as _byref
 import operator
 
 from . import _arrays
 from . import _dtypes as D
 from . import _errors
 from . import _lib
-from ._lib import Predicate
 
-_L = None  # the loaded library (set by the first call)
-_CTX = _lib._contexts
 _MASKS = (D.BOOL, D.UINT8)
+_finish = _arrays.finish
 
 
 def _load():
-    global _L
-    _L = _lib.load()
-    return _L
+    """The extension module, with the library loaded."""
+    _lib.load()
+    return _lib.native()
 
 
 _view = _arrays.view
@@ -140,11 +140,12 @@ def _rows(shape, strides, what):
     return count, size, row
 
 
-def _segments_fn(L, name):
-    fn = getattr(L, name)
-    if getattr(fn, "lacking", False):
-        fn()  # raises: the library is older than the package
-    return fn
+def _segments_fn(N, name):
+    """Raises when the loaded library lacks a segmented entry point."""
+    if N.missing(name):
+        raise _errors.LibraryNotFoundError(
+            "warpkit: %s lacks %s (an older library than this package): axis= needs a libwarpkit.so "
+            "built from the same sources as the package" % (N.loaded_path(), name))
 
 
 def _empty_op_check(op, dt, what):
@@ -158,13 +159,13 @@ def _empty_op_check(op, dt, what):
 def _reduce_axis(x, op, out, stream, what, axis, reproducible=False):
     """Reduce every row along the last axis (wk_segmented_reduce, or
     wk_segmented_reduce_repro for reproducible sums)."""
-    L = _L or _load()
+    N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
     _check_axis(axis, len(shape), what)
     count, size, stride = _rows(shape, strides, what)
-    fn = _segments_fn(L, "wk_segmented_reduce_repro" if reproducible else "wk_segmented_reduce")
+    _segments_fn(N, "wk_segmented_reduce_repro" if reproducible else "wk_segmented_reduce")
     lead = shape[:-1]
     if out is None:
         res, optr = olib.alloc(lead, dt, dev, s if explicit else None)
@@ -172,21 +173,14 @@ def _reduce_axis(x, op, out, stream, what, axis, reproducible=False):
         res, optr = _out(out, lead, count, dt, dev, s, olib, explicit, what)
     if count == 0:
         _empty_op_check(op, dt, what)
-        return res
-    ctx = _CTX.get(dev) or _lib.context(dev)
-    seg = _lib.Segments(count, size, stride, None, None)
-    if reproducible:
-        st = fn(ctx, ptr, optr, _byref(seg), dt, s)
-    else:
-        st = fn(ctx, ptr, optr, _byref(seg), dt, op, s)
-    if st:
-        raise L.error(st, what)
-    return res
+        return _finish(olib, res, s, dev)
+    N.call_segmented_reduce(dev, ptr, optr, count, size, stride, dt, op, reproducible, s, what)
+    return _finish(olib, res, s, dev)
 
 
 def _arg_axis(x, op, return_value, stream, what, axis):
     """argmin / argmax of every row along the last axis."""
-    L = _L or _load()
+    N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
@@ -195,33 +189,29 @@ def _arg_axis(x, op, return_value, stream, what, axis):
         raise ValueError("%s: %s of rows of length 0 (shape %s): an empty row has no extreme"
                          % (_base(what), D.OP_NAME[op], tuple(shape)))
     count, size, stride = _rows(shape, strides, what)
-    fn = _segments_fn(L, "wk_segmented_reduce")
+    _segments_fn(N, "wk_segmented_reduce")
     # One 16-byte wk_arg_result {value (8 bytes), int64 index} per row: an
     # int64 array (..., 2) whose [..., 1] are the indices and whose first
     # bytes of [..., 0] the values.
     buf, bptr = olib.alloc(shape[:-1] + (2,), D.I64, dev, s if explicit else None)
     if count:
-        ctx = _CTX.get(dev) or _lib.context(dev)
-        seg = _lib.Segments(count, size, stride, None, None)
-        st = fn(ctx, ptr, bptr, _byref(seg), dt, op, s)
-        if st:
-            raise L.error(st, what)
+        N.call_segmented_reduce(dev, ptr, bptr, count, size, stride, dt, op, False, s, what)
     if return_value:
-        return olib.reinterpret(buf, dt)[..., 0], buf[..., 1]
-    return buf[..., 1]
+        return _finish(olib, (olib.reinterpret(buf, dt)[..., 0], buf[..., 1]), s, dev)
+    return _finish(olib, buf[..., 1], s, dev)
 
 
 def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
     """Scan every row along the last axis (wk_segmented_*_scan): the output
     has x's shape, and x's layout."""
-    L = _L or _load()
+    N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
     _check_axis(axis, len(shape), what)
     init = _scan_init(op, exclusive, initial, dt, what)
     count, size, stride = _rows(shape, strides, what)
-    fn = _segments_fn(L, "wk_segmented_exclusive_scan" if exclusive else "wk_segmented_inclusive_scan")
+    _segments_fn(N, "wk_segmented_exclusive_scan" if exclusive else "wk_segmented_inclusive_scan")
     n = count * size
     if stride == size:
         res, optr = _out(out, shape, n, dt, dev, s, olib, explicit, what)
@@ -245,16 +235,9 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
         res = out
     if n == 0:
         _empty_op_check(op, dt, what)
-        return res
-    ctx = _CTX.get(dev) or _lib.context(dev)
-    seg = _lib.Segments(count, size, stride, None, None)
-    if exclusive:
-        st = fn(ctx, ptr, optr, _byref(seg), dt, op, init, s)
-    else:
-        st = fn(ctx, ptr, optr, _byref(seg), dt, op, s)
-    if st:
-        raise L.error(st, what)
-    return res
+        return _finish(olib, res, s, dev)
+    N.call_segmented_scan(dev, ptr, optr, count, size, stride, dt, op, exclusive, init or 0, s, what)
+    return _finish(olib, res, s, dev)
 
 
 # ---------------------------------------------------------------- reduce
@@ -264,37 +247,24 @@ _REDUCE_OPS = {"sum": D.SUM, "min": D.MIN, "max": D.MAX, "and": D.AND, "or": D.O
 def _reduce(x, op, out, stream, what, reproducible=False, axis=None):
     if axis is not None:
         return _reduce_axis(x, op, out, stream, what, axis, reproducible)
-    L = _L or _load()
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
     if out is None:
         res, optr = olib.alloc((), dt, dev, s if explicit else None)
     else:
         res, optr = _out(out, (), 1, dt, dev, s, olib, explicit, what)
     if reproducible:
-        st = L.wk_reduce_repro(ctx, ptr, optr, n, dt, s)
+        N.call_reduce_repro(dev, ptr, optr, n, dt, s, what)
     else:
-        st = L.wk_reduce(ctx, ptr, optr, n, dt, op, s)
-    if st:
-        raise L.error(st, what)
-    return res
+        N.call_reduce(dev, ptr, optr, n, dt, op, s, what)
+    return _finish(olib, res, s, dev)
 
 
 def reduce(x, op, *, axis=None, out=None, stream=None):
-    """Reduce all elements of x with op ("sum", "min", "max", "and", "or",
-    "xor"; the bitwise ones for integer dtypes).  Returns a 0-d device array
-    of x's dtype (or writes `out`, one element).  Asynchronous.
-
-    axis=-1 (or x.ndim - 1): reduce each row along the last axis instead,
-    giving an array of shape x.shape[:-1] (`out`: a contiguous array of that
-    many elements); an empty row gives the identity.  x may be C-contiguous
-    or have its rows apart, as a column slice x[:, :k] (see README.md).
-
-    Semantics (include/warpkit.h): integer sums wrap; f16/bf16 accumulate in
-    float; n = 0 gives the identity; min/max return NaN if any element is NaN;
-    the same bits on every run."""
+    """The Python route of warpkit.reduce (its docstring: help(warpkit.reduce))."""
     code = _REDUCE_OPS.get(op)
     if code is None:
         raise ValueError("warpkit.reduce: op %r is not one of %s" % (op, ", ".join(map(repr, _REDUCE_OPS))))
@@ -302,82 +272,63 @@ def reduce(x, op, *, axis=None, out=None, stream=None):
 
 
 def sum(x, *, axis=None, out=None, stream=None, reproducible=False):  # noqa: A001 (numpy's name)
-    """Sum of all elements, a 0-d device array of x's dtype.  Asynchronous.
-
-    axis=-1: the sum of each row along the last axis, shape x.shape[:-1]
-    (see reduce).
-
-    reproducible=True (float dtypes): the same bits whatever the GPU, the
-    order of the elements or the offset of the view (wk_reduce_repro):
-    within half an ulp of the exact sum plus n * 2^-80 * max|x|.  With
-    axis=-1 (wk_segmented_reduce_repro), each row gets the bits the whole
-    array call gives for that row alone (+0.0 for an empty row), in any
-    layout.  Integer sums are exact either way."""
+    """The Python route of warpkit.sum (its docstring: help(warpkit.sum))."""
     return _reduce(x, 0, out, stream, "warpkit.sum: x", reproducible, axis)
 
 
 def min(x, *, axis=None, out=None, stream=None):  # noqa: A001
-    """Smallest element (NaN if any is NaN), a 0-d device array; with
-    axis=-1, of each row (see reduce).  Asynchronous."""
+    """The Python route of warpkit.min (its docstring: help(warpkit.min))."""
     return _reduce(x, 1, out, stream, "warpkit.min: x", axis=axis)
 
 
 def max(x, *, axis=None, out=None, stream=None):  # noqa: A001
-    """Largest element (NaN if any is NaN), a 0-d device array; with
-    axis=-1, of each row (see reduce).  Asynchronous."""
+    """The Python route of warpkit.max (its docstring: help(warpkit.max))."""
     return _reduce(x, 2, out, stream, "warpkit.max: x", axis=axis)
 
 
 def reduce_and(x, *, axis=None, out=None, stream=None):
-    """Bitwise AND of all elements (integer dtypes), 0-d.  All ones for n = 0."""
+    """The Python route of warpkit.reduce_and (its docstring: help(warpkit.reduce_and))."""
     return _reduce(x, 3, out, stream, "warpkit.reduce_and: x", axis=axis)
 
 
 def reduce_or(x, *, axis=None, out=None, stream=None):
-    """Bitwise OR of all elements (integer dtypes), 0-d.  Asynchronous."""
+    """The Python route of warpkit.reduce_or (its docstring: help(warpkit.reduce_or))."""
     return _reduce(x, 4, out, stream, "warpkit.reduce_or: x", axis=axis)
 
 
 def reduce_xor(x, *, axis=None, out=None, stream=None):
-    """Bitwise XOR of all elements (integer dtypes), 0-d.  Asynchronous."""
+    """The Python route of warpkit.reduce_xor (its docstring: help(warpkit.reduce_xor))."""
     return _reduce(x, 5, out, stream, "warpkit.reduce_xor: x", axis=axis)
 
 
 def _arg(x, op, return_value, stream, what, axis=None):
     if axis is not None:
         return _arg_axis(x, op, return_value, stream, what, axis)
-    L = _L or _load()
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
+    if not return_value and not N.missing("wk_reduce_index"):
+        res, iptr = olib.alloc((), D.I64, dev, s if explicit else None)
+        N.call_reduce_index(dev, ptr, iptr, n, dt, op, s, what)
+        return _finish(olib, res, s, dev)
     # The C call writes a 16-byte wk_arg_result {value (8 bytes), int64 index}:
     # two int64s, of which the second is returned as a 0-d view.
     buf, bptr = olib.alloc((2,), D.I64, dev, s if explicit else None)
-    st = L.wk_reduce(ctx, ptr, bptr, n, dt, op, s)
-    if st:
-        raise L.error(st, what)
+    N.call_reduce(dev, ptr, bptr, n, dt, op, s, what)
     if return_value:
-        return olib.reinterpret(buf[:1], dt)[0], buf[1]
-    return buf[1]
+        return _finish(olib, (olib.reinterpret(buf[:1], dt)[0], buf[1]), s, dev)
+    return _finish(olib, buf[1], s, dev)
 
 
 def argmin(x, *, axis=None, return_value=False, stream=None):
-    """Index (int64, 0-d device array) of the first smallest element, as
-    numpy.argmin of the flattened array: the first NaN if there is one; -1 for
-    n = 0.  With return_value=True, returns (value, index), both 0-d views of
-    one 16-byte device buffer.  Asynchronous.
-
-    axis=-1: the index within each row along the last axis, shape
-    x.shape[:-1], as numpy.argmin(x, axis=-1); (values, indices) with
-    return_value=True, both views of one (..., 16-byte) buffer (strided).
-    Rows of length 0 raise ValueError, as in NumPy."""
+    """The Python route of warpkit.argmin (its docstring: help(warpkit.argmin))."""
     return _arg(x, 6, return_value, stream, "warpkit.argmin: x", axis)
 
 
 def argmax(x, *, axis=None, return_value=False, stream=None):
-    """Index (int64, 0-d device array) of the first largest element; see
-    argmin."""
+    """The Python route of warpkit.argmax (its docstring: help(warpkit.argmax))."""
     return _arg(x, 7, return_value, stream, "warpkit.argmax: x", axis)
 
 
@@ -396,35 +347,19 @@ def _scan_init(op, exclusive, initial, dt, what):
 def _scan(x, op, exclusive, initial, out, stream, what, axis=None):
     if axis is not None:
         return _scan_axis(x, op, exclusive, initial, out, stream, what, axis)
-    L = _L or _load()
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
     init = _scan_init(op, exclusive, initial, dt, what)
     res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
-    if exclusive:
-        st = L.wk_exclusive_scan(ctx, ptr, optr, n, dt, op, init, s)
-    else:
-        st = L.wk_inclusive_scan(ctx, ptr, optr, n, dt, op, s)
-    if st:
-        raise L.error(st, what)
-    return res
+    N.call_scan(dev, ptr, optr, n, dt, op, exclusive, init or 0, s, what)
+    return _finish(olib, res, s, dev)
 
 
 def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, stream=None):
-    """Prefix scan of the flattened x with op ("sum", "min", "max", "and",
-    "or", "xor"), a 1-D array of n elements of x's dtype (or `out`, any
-    contiguous array of n elements; out may be x itself: in place).
-
-    exclusive=True: out[0] = initial, out[i] = initial op x[0] op ... op
-    x[i-1]; initial defaults to the op's identity (0, +inf / the dtype's
-    maximum for min, ...) and is rounded to the dtype.  Asynchronous.
-
-    axis=-1 (or x.ndim - 1): scan each row along the last axis on its own
-    (an exclusive scan starts every row at `initial`); the result has x's
-    shape.  x C-contiguous, or with its rows apart (a column slice x[:, :k])
-    when `out` is laid out as x (out=x: in place)."""
+    """The Python route of warpkit.scan (its docstring: help(warpkit.scan))."""
     code = _SCAN_OPS.get(op)
     if code is None:
         raise ValueError("warpkit.scan: op %r is not one of %s" % (op, ", ".join(map(repr, _SCAN_OPS))))
@@ -432,18 +367,17 @@ def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, str
 
 
 def cumsum(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
-    """Cumulative sum (inclusive, or exclusive starting at `initial`, default
-    0) of the flattened x, or of each row with axis=-1 (see scan)."""
+    """The Python route of warpkit.cumsum (its docstring: help(warpkit.cumsum))."""
     return _scan(x, 0, exclusive, initial, out, stream, "warpkit.cumsum: x", axis)
 
 
 def cummin(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
-    """Cumulative minimum (NaN from the first NaN on); axis as in scan."""
+    """The Python route of warpkit.cummin (its docstring: help(warpkit.cummin))."""
     return _scan(x, 1, exclusive, initial, out, stream, "warpkit.cummin: x", axis)
 
 
 def cummax(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
-    """Cumulative maximum (NaN from the first NaN on); axis as in scan."""
+    """The Python route of warpkit.cummax (its docstring: help(warpkit.cummax))."""
     return _scan(x, 2, exclusive, initial, out, stream, "warpkit.cummax: x", axis)
 
 
@@ -455,93 +389,71 @@ def _predicate(compare, value, hi, dt, what):
             raise ValueError("%s: isnan / notnan take no value" % what)
         if dt not in D.FLOATS:
             raise TypeError("%s: isnan / notnan need a float dtype, not %s" % (what, D.NAME[dt]))
-        return Predicate(compare, 0, 0)
+        return compare, 0, 0
     if value is None:
         raise ValueError("%s: the op needs a value to compare with" % what)
     a = D.encode(value, dt, what + ": value")
     b = D.encode(hi, dt, what + ": hi") if compare == D.IN_RANGE else 0
-    return Predicate(compare, a, b)
+    return compare, a, b
 
 
-def _select(fn_name, x, compare, value, hi, out, count, stream, what, out_dt=None):
-    L = _L or _load()
+def _select(kind, x, compare, value, hi, out, count, stream, what, out_dt=None):
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
     pred = _predicate(compare, value, hi, dt, what)
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
     odt = dt if out_dt is None else out_dt
     res, optr = _out(out, (n,), n, odt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
-    st = getattr(L, fn_name)(ctx, ptr, optr, cptr, n, dt, pred, s)
-    if st:
-        raise L.error(st, what)
-    return res, cnt
+    N.call_select(kind, dev, ptr, optr, cptr, n, dt, pred[0], pred[1], pred[2], s, what)
+    return _finish(olib, (res, cnt), s, dev)
 
 
 def select(x, op, value=None, *, out=None, count=None, stream=None):
-    """Stream compaction: the elements e of the flattened x for which
-    ``e <op> value`` holds, in order, to out[0:count].
-
-    op: "<", "<=", ">", ">=", "==", "!=" (value needed; rounded to x's dtype),
-    "isnan", "notnan" (float dtypes, no value).  NaN compares as in C: false
-    except for "!=".
-
-    Returns (out, count): out has room for all n elements (entries past count
-    are left as they were), count is a 0-d int64 device array.  Nothing is
-    synchronized: use trim(out, count) for the kept prefix.  `out` (n elements
-    of x's dtype) and `count` (one int64/uint64) may be given.  Asynchronous."""
-    return _select("wk_select_if", x, D.parse_compare(op, "warpkit.select"), value, None, out, count, stream,
+    """The Python route of warpkit.select (its docstring: help(warpkit.select))."""
+    return _select("if", x, D.parse_compare(op, "warpkit.select"), value, None, out, count, stream,
                    "warpkit.select: x")
 
 
 def select_range(x, lo, hi, *, out=None, count=None, stream=None):
-    """The elements with lo <= e < hi (half-open), as select."""
-    return _select("wk_select_if", x, D.IN_RANGE, lo, hi, out, count, stream, "warpkit.select_range: x")
+    """The Python route of warpkit.select_range (its docstring: help(warpkit.select_range))."""
+    return _select("if", x, D.IN_RANGE, lo, hi, out, count, stream, "warpkit.select_range: x")
 
 
 def partition(x, op, value=None, *, out=None, count=None, stream=None):
-    """Stable partition: the elements `select` keeps to out[0:count] in order,
-    the others to out[count:n] in reverse order (as CUB's DevicePartition::If).
-    Returns (out, count).  Asynchronous."""
-    return _select("wk_partition_if", x, D.parse_compare(op, "warpkit.partition"), value, None, out, count, stream,
+    """The Python route of warpkit.partition (its docstring: help(warpkit.partition))."""
+    return _select("partition", x, D.parse_compare(op, "warpkit.partition"), value, None, out, count, stream,
                    "warpkit.partition: x")
 
 
 def nonzero(x, op="!=", value=0, *, out=None, count=None, stream=None):
-    """Indices (int64) of the elements of the flattened x for which
-    ``e <op> value`` holds (default: e != 0, as numpy.nonzero), to
-    out[0:count].  Returns (indices, count).  Asynchronous."""
+    """The Python route of warpkit.nonzero (its docstring: help(warpkit.nonzero))."""
     if op in ("isnan", "is_nan", "notnan", "not_nan") and value == 0:
         value = None
-    return _select("wk_where", x, D.parse_compare(op, "warpkit.nonzero"), value, None, out, count, stream,
+    return _select("where", x, D.parse_compare(op, "warpkit.nonzero"), value, None, out, count, stream,
                    "warpkit.nonzero: x", out_dt=D.I64)
 
 
 def unique_consecutive(x, *, out=None, count=None, stream=None):
-    """The first element of every run of equal consecutive elements (== as in
-    C: -0.0 equals 0.0, every NaN is kept), to out[0:count].  Returns
-    (out, count).  Asynchronous."""
+    """The Python route of warpkit.unique_consecutive (its docstring: help(warpkit.unique_consecutive))."""
     what = "warpkit.unique_consecutive: x"
-    L = _L or _load()
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     if dt >= 100:
         _no_mask(dt, what)
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
     res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
-    st = L.wk_unique(ctx, ptr, optr, cptr, n, dt, s)
-    if st:
-        raise L.error(st, what)
-    return res, cnt
+    N.call_unique(dev, ptr, optr, cptr, n, dt, s, what)
+    return _finish(olib, (res, cnt), s, dev)
 
 
 def compress(mask, x, *, out=None, count=None, stream=None):
-    """The elements of the flattened x whose mask byte is nonzero, in order,
-    to out[0:count] (numpy.compress(mask, x) for flat arrays).  mask: bool or
-    uint8, as many elements as x.  Returns (out, count).  Asynchronous."""
+    """The Python route of warpkit.compress (its docstring: help(warpkit.compress))."""
     what = "warpkit.compress"
-    L = _L or _load()
+    N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, "warpkit.compress: x")
     if dt >= 100:
         _no_mask(dt, "warpkit.compress: x")
@@ -552,22 +464,15 @@ def compress(mask, x, *, out=None, count=None, stream=None):
         raise ValueError("%s: mask has %d elements, x has %d" % (what, mn, n))
     if mdev != dev:
         raise ValueError("%s: mask is on device %d, x on device %d" % (what, mdev, dev))
-    ctx = _CTX.get(dev) or _lib.context(dev)
+    N.context(dev)
     res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
-    st = L.wk_select_flagged(ctx, ptr, mptr, optr, cptr, n, dt, s)
-    if st:
-        raise L.error(st, what)
-    return res, cnt
+    N.call_select_flagged(dev, ptr, mptr, optr, cptr, n, dt, s, what)
+    return _finish(olib, (res, cnt), s, dev)
 
 
 def trim(out, count, *, stream=None):
-    """The kept prefix out[0:count] of a select / compress / partition /
-    unique_consecutive / nonzero result, as a view.
-
-    SYNCHRONIZES: it reads count on the host (``count.item()``), which waits
-    for the work on the array library's current stream.  If the select ran on
-    another stream (stream=), pass that stream here: it is synchronized first."""
+    """The Python route of warpkit.trim (its docstring: help(warpkit.trim))."""
     if stream is not None:
         _arrays.stream_synchronize(_arrays.stream_handle(stream))
     item = getattr(count, "item", None)
@@ -592,34 +497,24 @@ def reserve(n, dtype, *, device=None):
     """Grow the scan / select workspaces of `device` (default: the current
     device) for inputs of up to n elements of dtype, so that later calls do
     not allocate.  SYNCHRONIZES the device.  Never shrinks."""
-    L = _L or _load()
+    N = _load()
     if not isinstance(device, int):
         # A torch.device("cuda") or a cupy Device; no index means the current one.
         index = None if device is None else getattr(device, "index", getattr(device, "id", None))
         device = _arrays.pointer_device(0, "reserve") if index is None else int(index)
-    ctx = _CTX.get(device) or _lib.context(device)
-    st = L.wk_scan_reserve(ctx, int(n), _dtype_code(dtype))
-    if st:
-        raise L.error(st, "reserve")
+    N.call_scan_reserve(device, int(n), _dtype_code(dtype), "reserve")
 
 
 def library_path():
     """The path of the loaded libwarpkit.so (loading it if needed)."""
-    return (_L or _load()).path
+    return _lib.load()
 
 
 def sm_count(device=0):
     """The multiprocessor count the context of `device` read at creation."""
-    L = _L or _load()
-    return L.wk_context_sm_count(_CTX.get(device) or _lib.context(device))
+    return _load().sm_count(device)
 
 
 def _reset_for_tests():
     """Forget the loaded library and contexts (the tests load a stub)."""
-    global _L
-    _L = None
     _lib._reset_for_tests()
-    _arrays._tls.__dict__.clear()
-
-
-del ctypes

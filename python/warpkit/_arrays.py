@@ -17,10 +17,8 @@ axis: shape and element strides instead of the element count, any layout.
 Nothing here copies data or synchronizes a stream.
 """
 
-import ctypes
 import math
 import sys
-import threading
 
 from . import _dtypes as D
 from . import _lib
@@ -50,7 +48,7 @@ def stream_handle(stream):
             h = stream.__cuda_stream__()[1]
         if h is None:
             h = getattr(stream, "handle", None)
-        if isinstance(h, ctypes.c_void_p):
+        if type(h).__name__ == "c_void_p" and hasattr(h, "value"):  # Numba's ctypes handle
             h = h.value or 0
         if not isinstance(h, int) or isinstance(h, bool):
             raise TypeError(
@@ -66,58 +64,33 @@ def _same_stream(a, b):
     return a == b or (a in (0, 1) and b in (0, 1))
 
 
-_tls = threading.local()
-
-
 def stream_wait(producer, consumer, device):
     """Make `consumer` wait for the work enqueued so far on `producer`
     (an event recorded on one, waited on by the other; no host sync).
     Events are per thread and per device, created once."""
-    cr = _lib.load().cudart()
-    events = getattr(_tls, "events", None)
-    if events is None:
-        events = _tls.events = {}
-    # With the array's device current: the event belongs to it, and the
-    # legacy and per-thread stream handles (1, 2) name that device's streams.
-    prev = ctypes.c_int(-1)
-    cr.check(cr.cudaGetDevice(ctypes.byref(prev)), "cudaGetDevice")
-    if prev.value != device:
-        cr.check(cr.cudaSetDevice(device), "cudaSetDevice")
-    try:
-        ev = events.get(device)
-        if ev is None:
-            h = ctypes.c_void_p()
-            cr.check(cr.cudaEventCreateWithFlags(ctypes.byref(h), 2), "cudaEventCreateWithFlags")
-            ev = events[device] = h.value
-        cr.check(cr.cudaEventRecord(ev, producer), "cudaEventRecord")
-        cr.check(cr.cudaStreamWaitEvent(consumer, ev, 0), "cudaStreamWaitEvent")
-    finally:
-        if prev.value != device:
-            cr.cudaSetDevice(prev.value)
+    _lib.load()
+    _lib.native().stream_wait(producer, consumer, device)
 
 
 def stream_synchronize(handle):
-    cr = _lib.load().cudart()
-    cr.check(cr.cudaStreamSynchronize(handle), "cudaStreamSynchronize")
+    _lib.load()
+    _lib.native().stream_synchronize(handle)
 
 
 def pointer_device(ptr, what):
     """The device of a CUDA pointer; ValueError for host memory."""
-    cr = _lib.load().cudart()
+    _lib.load()
+    nat = _lib.native()
     if not ptr:
-        d = ctypes.c_int(0)
-        cr.check(cr.cudaGetDevice(ctypes.byref(d)), "cudaGetDevice")
-        return d.value
-    attrs = (ctypes.c_int * 32)()  # cudaPointerAttributes: type, device, ... (room to spare)
-    err = cr.cudaPointerGetAttributes(attrs, ptr)
-    if err == 1:  # cudaErrorInvalidValue: not a pointer CUDA knows
-        cr.cudaGetLastError()
+        return nat.current_device()
+    attrs = nat.pointer_attributes(ptr)
+    if attrs is None:
         raise ValueError("%s (0x%x) is not a CUDA pointer" % (what, ptr))
-    cr.check(err, "cudaPointerGetAttributes")
-    if attrs[0] not in (_CUDA_MEMORY_DEVICE, _CUDA_MEMORY_MANAGED):
+    kind, device = attrs
+    if kind not in (_CUDA_MEMORY_DEVICE, _CUDA_MEMORY_MANAGED):
         raise ValueError("%s (0x%x) points to %s; a CUDA device array is needed (no silent copies)"
-                         % (what, ptr, _MEMORY_KIND.get(attrs[0], "host memory")))
-    return attrs[1]
+                         % (what, ptr, _MEMORY_KIND.get(kind, "host memory")))
+    return device
 
 
 def _c_contiguous(shape, strides, itemsize):
@@ -292,6 +265,73 @@ class _DefaultOutLib:
 DEFAULT_OUTLIB = _DefaultOutLib()
 
 
+class _Ordered:
+    """A DLPack exporter over one of warpkit's outputs, for a consumer that
+    reads it on a stream of its own: __dlpack__(stream=s) first makes s wait
+    for the stream warpkit wrote on (an event, no host sync), then hands
+    over the array's own capsule."""
+
+    def __init__(self, array, stream, device):
+        self.array, self.stream, self.device = array, stream, device
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None, **kwargs):
+        consumer = 1 if stream is None else stream  # DLPack: None means the legacy default stream
+        if consumer != -1 and not _same_stream(consumer, self.stream):
+            stream_wait(self.stream, consumer, self.device)
+        if stream is None:
+            return self.array.__dlpack__(**kwargs)
+        return self.array.__dlpack__(stream=stream, **kwargs)
+
+
+class JaxOutLib:
+    """Outputs for JAX inputs: made by CuPy (PyTorch for bfloat16), written
+    by warpkit, then handed to JAX through DLPack on the input's device,
+    ordered after warpkit's stream."""
+
+    name = "jax"
+
+    def __init__(self, jax):
+        self.jax = jax
+        self.from_dlpack = jax.dlpack.from_dlpack
+
+    def alloc(self, shape, dt, dev, stream=None):
+        return DEFAULT_OUTLIB.alloc(shape, dt, dev, stream)
+
+    def reinterpret(self, a, dt):
+        return DEFAULT_OUTLIB.reinterpret(a, dt)
+
+    def owns(self, a):
+        return False
+
+    def finish(self, result, stream, device):
+        if isinstance(result, tuple):
+            return tuple(self.finish(r, stream, device) for r in result)
+        return self.from_dlpack(_Ordered(result, stream, device))
+
+
+def _outlib_for(x):
+    """Where the outputs of a DLPack / array-interface input come from: JAX
+    arrays get JAX arrays back; others CuPy's (or PyTorch's)."""
+    module = type(x).__module__ or ""
+    if module.startswith(("jax", "jaxlib")) and fallback_outlib is None:
+        lib = _out_libs.get("jax")
+        if lib is None:
+            import jax
+            import jax.dlpack  # noqa: F401  (older JAX: a submodule to import)
+            lib = _out_libs["jax"] = JaxOutLib(jax)
+        return lib
+    return DEFAULT_OUTLIB
+
+
+def finish(olib, result, stream, device):
+    """The result as the input's library wants it (JAX: JAX arrays)."""
+    f = getattr(olib, "finish", None)
+    return result if f is None else f(result, stream, device)
+
+
 # ------------------------------------------------------------------ viewers
 def _make_torch_viewer(torch):
     lib = _torch_outlib()
@@ -445,50 +485,16 @@ _DL_DEVICE_NAMES = {1: "the CPU", 3: "pinned host memory (kDLCUDAHost)", 4: "Ope
                     8: "Metal", 10: "ROCm", 14: "oneAPI"}
 
 
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
-class DLManagedTensor(ctypes.Structure):
-    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
-
-
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
-                ("deleter", ctypes.c_void_p), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
-
-
-_capsule_get = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_get.restype = ctypes.c_void_p
-_capsule_get.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_capsule_valid = ctypes.pythonapi.PyCapsule_IsValid
-_capsule_valid.restype = ctypes.c_int
-_capsule_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-
 def dlpack_tensor(capsule, what):
-    """The DLTensor inside an (unconsumed) DLPack capsule.  The capsule is
-    not renamed: when it is dropped its own destructor calls the producer's
-    deleter, which is the protocol's rule for a capsule left unconsumed."""
-    if _capsule_valid(capsule, b"dltensor"):
-        return DLManagedTensor.from_address(_capsule_get(capsule, b"dltensor")).dl_tensor
-    if _capsule_valid(capsule, b"dltensor_versioned"):
-        return DLManagedTensorVersioned.from_address(_capsule_get(capsule, b"dltensor_versioned")).dl_tensor
-    raise TypeError("%s: __dlpack__() did not return a DLPack capsule" % what)
+    """What an (unconsumed) DLPack capsule holds:
+    (pointer, device_type, device_id, (code, bits, lanes), shape, strides
+    in elements or None).  The capsule keeps its name: when it is dropped
+    its own destructor calls the producer's deleter, which is the
+    protocol's rule for a capsule left unconsumed."""
+    t = _lib.native().dlpack(capsule)
+    if t is None:
+        raise TypeError("%s: __dlpack__() did not return a DLPack capsule" % what)
+    return t
 
 
 def dlpack_view(x, stream, what):
@@ -505,19 +511,14 @@ def dlpack_view(x, stream, what):
         capsule = x.__dlpack__(stream=1 if s == 0 else s)
     except Exception:  # a producer without the stream argument: it then
         capsule = x.__dlpack__()  # assumes the legacy default stream
-    t = dlpack_tensor(capsule, what)
-    key = (t.dtype.code, t.dtype.bits, t.dtype.lanes)
+    ptr, _, device, key, shape, strides = dlpack_tensor(capsule, what)
     dt = D.DLPACK.get(key)
     if dt is None:
         raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
-    shape = tuple(t.shape[i] for i in range(t.ndim))
     n = math.prod(shape)
-    if t.strides and n > 0:
-        strides = tuple(t.strides[i] for i in range(t.ndim))  # in elements
-        if not _c_contiguous(shape, strides, 1):
-            raise _not_contiguous(what, shape, strides)
-    ptr = (t.data or 0) + t.byte_offset
-    return ptr, n, dt, int(t.device.device_id), s, DEFAULT_OUTLIB, explicit, capsule
+    if strides and n > 0 and not _c_contiguous(shape, strides, 1):
+        raise _not_contiguous(what, shape, strides)
+    return ptr, n, dt, device, s, _outlib_for(x), explicit, capsule
 
 
 def dlpack_view_nd(x, stream, what):
@@ -533,19 +534,13 @@ def dlpack_view_nd(x, stream, what):
         capsule = x.__dlpack__(stream=1 if s == 0 else s)
     except Exception:
         capsule = x.__dlpack__()
-    t = dlpack_tensor(capsule, what)
-    key = (t.dtype.code, t.dtype.bits, t.dtype.lanes)
+    ptr, _, device, key, shape, strides = dlpack_tensor(capsule, what)
     dt = D.DLPACK.get(key)
     if dt is None:
         raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
-    shape = tuple(t.shape[i] for i in range(t.ndim))
-    strides = None
-    if t.strides and math.prod(shape) > 0:
-        strides = tuple(t.strides[i] for i in range(t.ndim))  # in elements
-        if _c_contiguous(shape, strides, 1):
-            strides = None
-    ptr = (t.data or 0) + t.byte_offset
-    return ptr, shape, strides, dt, int(t.device.device_id), s, DEFAULT_OUTLIB, explicit, capsule
+    if not strides or math.prod(shape) == 0 or _c_contiguous(shape, strides, 1):
+        strides = None
+    return ptr, shape, strides, dt, device, s, _outlib_for(x), explicit, capsule
 
 
 dlpack_view.nd = dlpack_view_nd

@@ -84,3 +84,23 @@ def error_for_status(status, detail="", status_string=""):
     if name is None:
         text = "%s (wk_status %d)" % (text, status)
     return cls(text, status, name)
+
+
+def _text(b):
+    return b.decode("utf-8", "replace") if isinstance(b, bytes) else (b or "")
+
+
+def for_call(status, detail, status_string, what):
+    """The exception (not raised) for a failed C call made for `what` (the
+    Python call, "warpkit.sum: x": the part before the colon names it)."""
+    err = error_for_status(status, _text(detail), _text(status_string))
+    if what:
+        err.args = ("%s: %s" % (what.split(":")[0], err.message),)
+    return err
+
+
+def for_cuda(err, message, what):
+    """The exception (not raised) for a failed CUDA runtime call `what`."""
+    # cudaErrorInsufficientDriver and cudaErrorNoDevice mean no usable device.
+    status = 6 if err in (35, 100) else 8
+    return error_for_status(status, "warpkit: %s: %s" % (what, _text(message) or "error %d" % err))

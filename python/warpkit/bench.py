@@ -1,15 +1,27 @@
 """Benchmark: warpkit beside PyTorch and CuPy on the same inputs.
 
     python -m warpkit.bench [--json FILE] [--min-n 2^10] [--max-n 2^30] [--repeats 9]
-                            [--inputs torch,cupy] [--ops sum,cumsum,argmax,compact,compact_nosync]
-                            [--tests-json FILE] [--rotate-mib 512]
+                            [--inputs torch,cupy] [--ops sum,sum_out,cumsum,argmax,compact,compact_nosync]
+                            [--tests-json FILE] [--rotate-mib 512] [--no-host] [--no-cuda-compute]
+                            [--release-gil on|off]
 
 Ops (float32, uniform [0, 1) data):
-  sum             warpkit.sum(x)            | x.sum()
-  cumsum          warpkit.cumsum(x)         | torch.cumsum(x, 0) / cupy.cumsum(x)
+  sum             warpkit.sum(x)            | x.sum()       | cuda.compute reduce_into (output given)
+  sum_out         warpkit.sum(x, out=o)     | x.sum()
+  cumsum          warpkit.cumsum(x)         | torch.cumsum(x, 0) / cupy.cumsum(x) | cuda.compute inclusive_scan
   argmax          warpkit.argmax(x)         | x.argmax()
   compact         trim(*select(x, ">", 0.5))| x[x > 0.5]   (both sync once per call)
   compact_nosync  warpkit.select(x, ">", 0.5) (no sync; warpkit only)
+
+cuda.compute (CCCL's own Python, the cuda-cccl package) is timed where it
+imports, PyTorch inputs: the reduce and scan objects made once per size
+(make_reduce_into / make_inclusive_scan, temporary storage allocated once),
+built-in operators (OpKind.PLUS), outputs given: the cheapest form it offers.
+
+Host cost (PyTorch inputs, n = 2^10, unless --no-host): 10000 calls back to
+back, the host's wall time per call issued, median of 5 runs; rows host_sum,
+host_sum_out, host_argmax, host_cumsum and host_select, warpkit's beside
+PyTorch's (x.sum() for both sums, torch.argmax, torch.cumsum, x[x > 0.5]).
 
 Timing: CUDA events around batches of back-to-back calls from Python (so
 the Python cost of a call counts), after a warm-up; a batch runs at least
@@ -30,7 +42,6 @@ else nulls, to be filled in by whoever runs the tests.
 import argparse
 import datetime
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -39,7 +50,7 @@ import time
 
 import warpkit
 
-OPS = ["sum", "cumsum", "argmax", "compact", "compact_nosync"]
+OPS = ["sum", "sum_out", "cumsum", "argmax", "compact", "compact_nosync"]
 
 
 def parse_size(text):
@@ -97,8 +108,11 @@ class TorchSide:
 
     def ops(self):
         torch = self.torch
-        return {"sum": lambda x: x.sum(), "cumsum": lambda x: torch.cumsum(x, 0),
+        return {"sum": lambda x: x.sum(), "sum_out": lambda x: x.sum(), "cumsum": lambda x: torch.cumsum(x, 0),
                 "argmax": lambda x: torch.argmax(x), "compact": lambda x: x[x > 0.5]}
+
+    def scalar(self):
+        return self.torch.empty((), device="cuda", dtype=self.torch.float32)
 
 
 class CupySide:
@@ -138,12 +152,61 @@ class CupySide:
 
     def ops(self):
         cupy = self.cupy
-        return {"sum": lambda x: x.sum(), "cumsum": lambda x: cupy.cumsum(x),
+        return {"sum": lambda x: x.sum(), "sum_out": lambda x: x.sum(), "cumsum": lambda x: cupy.cumsum(x),
                 "argmax": lambda x: x.argmax(), "compact": lambda x: x[x > 0.5]}
 
+    def scalar(self):
+        return self.cupy.empty((), dtype=self.cupy.float32)
+
+
+class CudaCompute:
+    """cuda.compute's reduce and scan over PyTorch tensors, made once per
+    size and reused (the cheapest form the package offers)."""
+
+    name = "cuda.compute"
+
+    def __init__(self, torch):
+        import numpy as np
+        import cuda.compute as cc
+        self.cc, self.np, self.torch = cc, np, torch
+        self.version = getattr(sys.modules.get("cuda.compute"), "__version__", None)
+        try:
+            from importlib.metadata import version
+            self.version = version("cuda-cccl")
+        except Exception:
+            pass
+
+    def ops(self, x, n):
+        """{"sum": fn, "cumsum": fn} for inputs like x (n float32 elements)."""
+        cc, np, torch = self.cc, self.np, self.torch
+        init = np.zeros(1, dtype=np.float32)
+        out = torch.empty(1, device=x.device, dtype=torch.float32)
+        red = cc.make_reduce_into(d_in=x, d_out=out, op=cc.OpKind.PLUS, h_init=init)
+        rbytes = red(temp_storage=None, d_in=x, d_out=out, num_items=n, op=cc.OpKind.PLUS, h_init=init)
+        rtemp = torch.empty(max(int(rbytes), 1), device=x.device, dtype=torch.uint8)
+        prefix = torch.empty(n, device=x.device, dtype=torch.float32)
+        scan = cc.make_inclusive_scan(d_in=x, d_out=prefix, op=cc.OpKind.PLUS, init_value=None)
+        sbytes = scan(temp_storage=None, d_in=x, d_out=prefix, op=cc.OpKind.PLUS, init_value=None, num_items=n)
+        stemp = torch.empty(max(int(sbytes), 1), device=x.device, dtype=torch.uint8)
+        stream = torch.cuda.current_stream()
+
+        def total(a):
+            red(temp_storage=rtemp, d_in=a, d_out=out, num_items=n, op=cc.OpKind.PLUS, h_init=init, stream=stream)
+            return out
+
+        def cumsum(a):
+            scan(temp_storage=stemp, d_in=a, d_out=prefix, op=cc.OpKind.PLUS, init_value=None, num_items=n,
+                 stream=stream)
+            return prefix
+
+        return {"sum": total, "cumsum": cumsum}
+
+
+_OUT = [None]  # the preallocated output of sum_out, per input library
 
 WARPKIT_OPS = {
     "sum": lambda x: warpkit.sum(x),
+    "sum_out": lambda x: warpkit.sum(x, out=_OUT[0]),
     "cumsum": lambda x: warpkit.cumsum(x),
     "argmax": lambda x: warpkit.argmax(x),
     "compact": lambda x: warpkit.trim(*warpkit.select(x, ">", 0.5)),
@@ -183,19 +246,26 @@ def time_op(side, fn, bufs, repeats, min_batch_ms=2.0):
     return statistics.median(times)
 
 
-def host_cost_us(fn, x, sync, calls=2000):
-    """Host (CPU) time per call: what a call costs the Python thread."""
-    for _ in range(50):
+def host_cost_us(fn, x, sync, calls=10000, runs=5):
+    """Host (CPU) time per call issued, what a call costs the Python thread:
+    `calls` calls back to back, the median of `runs` runs."""
+    for _ in range(200):
         fn(x)
     sync()
-    best = math.inf
-    for _ in range(5):
+    times = []
+    for _ in range(runs):
         t = time.perf_counter()
         for _ in range(calls):
             fn(x)
-        best = min(best, (time.perf_counter() - t) / calls * 1e6)
+        times.append((time.perf_counter() - t) / calls * 1e6)
         sync()
-    return best
+    return statistics.median(times)
+
+
+HOST_OPS = [  # (row op, warpkit's call, PyTorch's call)
+    ("host_sum", "sum", "sum"), ("host_sum_out", "sum_out", "sum"), ("host_argmax", "argmax", "argmax"),
+    ("host_cumsum", "cumsum", "cumsum"), ("host_select", "compact_nosync", "compact"),
+]
 
 
 # --------------------------------------------------------------------- main
@@ -219,7 +289,13 @@ def main(argv=None):
     p.add_argument("--ops", default=",".join(OPS))
     p.add_argument("--rotate-mib", default=512, type=int, help="memory the rotated inputs span (MiB)")
     p.add_argument("--tests-json", help="test counts to embed (pytest python/tests --wk-json FILE)")
+    p.add_argument("--no-host", action="store_true", help="leave out the host-cost rows")
+    p.add_argument("--no-cuda-compute", action="store_true", help="leave out cuda.compute")
+    p.add_argument("--release-gil", choices=["on", "off"], default=None,
+                   help="whether calls release the GIL around the C call (default: the package's)")
     args = p.parse_args(argv)
+    if args.release_gil:
+        warpkit._lib.native().set_release_gil(args.release_gil == "on")
     if args.repeats < 7:
         p.error("--repeats must be at least 7")
     ops = [o for o in args.ops.split(",") if o]
@@ -240,14 +316,34 @@ def main(argv=None):
         print("no input library with a CUDA device (need torch or cupy)", file=sys.stderr)
         return 3
 
+    compute = None
+    if not args.no_cuda_compute and any(sd.name == "torch" for sd in sides):
+        try:
+            compute = CudaCompute(sides[[sd.name for sd in sides].index("torch")].torch)
+        except Exception as e:  # not installed, or no usable CUDA bindings
+            print("skipping cuda.compute: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+
     rows = []
     print("warpkit %s (%s) on %s; median of %d batches, us per call" % (
         warpkit.__version__, warpkit.library_path(), device, args.repeats))
     print("%-15s %-6s %12s %8s %11s %11s %8s" % ("op", "input", "n", "regime", "warpkit us", "lib us",
                                                   "speedup"))
-    host = {}
+    for side in sides:
+        if side.name != "torch" or args.no_host:
+            continue
+        lib_ops = side.ops()
+        x = side.alloc_uniform(1024)
+        _OUT[0] = side.scalar()
+        for row, wk, lib in HOST_OPS:
+            for name, fn in (("warpkit", WARPKIT_OPS[wk]), ("torch", lib_ops[lib])):
+                us = host_cost_us(fn, x, side.sync)
+                rows.append({"op": row, "lib": name, "input": "torch", "dtype": "f32", "n": 1024, "us": round(us, 3)})
+                print("%-15s %-12s %6.2f us per call issued (10000 calls, n = 2^10)" % (row, name, us), flush=True)
+        del x
+        side.free()
     for side in sides:
         lib_ops = side.ops()
+        _OUT[0] = side.scalar()
         for n in sizes(args.min_n, args.max_n):
             nbytes = 4 * n
             k = max(2, min(32768, -(-(args.rotate_mib << 20) // nbytes)))
@@ -259,9 +355,12 @@ def main(argv=None):
                 big = side.alloc_uniform(n)
             bufs = side.views(big, n, k)
             regime = "cold" if k * nbytes >= 2 * side.l2 else "warm"
-            if n == 1 << 14:
-                host["warpkit.sum(%s)" % side.name] = host_cost_us(WARPKIT_OPS["sum"], bufs[0], side.sync)
-                host["%s sum" % side.name] = host_cost_us(lib_ops["sum"], bufs[0], side.sync)
+            peer = {}
+            if compute is not None and side.name == "torch":
+                try:
+                    peer = compute.ops(bufs[0], n)
+                except Exception as e:
+                    print("cuda.compute failed at n = %d: %s: %s" % (n, type(e).__name__, e), file=sys.stderr)
             for op in ops:
                 t_wk = time_op(side, WARPKIT_OPS[op], bufs, args.repeats)
                 rows.append({"op": op, "lib": "warpkit", "input": side.name, "dtype": "f32", "n": n,
@@ -274,10 +373,14 @@ def main(argv=None):
                 print("%-15s %-6s %12d %8s %11.2f %11s %8s" % (
                     op, side.name, n, regime, t_wk, "%.2f" % t_lib if t_lib else "-",
                     "%.2fx" % (t_lib / t_wk) if t_lib else "-"), flush=True)
-            del bufs, big
+                if op in peer:
+                    t_cc = time_op(side, peer[op], bufs, args.repeats)
+                    rows.append({"op": op, "lib": "cuda.compute", "input": side.name, "dtype": "f32", "n": n,
+                                 "us": round(t_cc, 3), "regime": regime, "buffers": k})
+                    print("%-15s %-6s %12d %8s %11s %11.2f %8s  (cuda.compute)" % (
+                        op, side.name, n, regime, "", t_cc, "%.2fx" % (t_cc / t_wk)), flush=True)
+            del bufs, big, peer
             side.free()
-    for what, us in host.items():
-        print("host cost per call at n = 2^14: %-22s %6.2f us" % (what, us))
 
     tests = {"passed": None, "failed": None, "skipped": None}
     if args.tests_json:
@@ -286,11 +389,12 @@ def main(argv=None):
     result = {"commit": git_commit(), "device": device,
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
               "tests": tests, "bench": rows,
-              "host_us_per_call": {k: round(v, 3) for k, v in host.items()},
               "timing": "CUDA events around batches of back-to-back Python calls; median of %d batches; "
                         "inputs rotate over buffers spanning %d MiB (regime cold: at least twice the L2)"
                         % (args.repeats, args.rotate_mib),
+              "release_gil": warpkit._lib.native().releases_gil(),
               "versions": {"python": sys.version.split()[0], "warpkit": warpkit.__version__,
+                           "cuda-cccl": compute.version if compute else None,
                            **{m: getattr(sys.modules.get(m), "__version__", None) for m in ("torch", "cupy")}}}
     if args.json:
         with open(args.json, "w") as f:

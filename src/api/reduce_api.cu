@@ -1,4 +1,5 @@
-/* wk_reduce and wk_reduce_to_host: checks, planning, dispatch by dtype. */
+/* wk_reduce, wk_reduce_to_host and wk_reduce_index: checks, planning,
+ * dispatch by dtype. */
 #include "context.h"
 #include "internal.h"
 #include "reduce/launch.h"
@@ -31,15 +32,18 @@ static wk_status check_reduce_input(const wk_context *ctx, const void *d_in, siz
     return WK_SUCCESS;
 }
 
-/* Everything that can be checked before a launch. */
+/* Everything that can be checked before a launch; `index_only`: d_out is
+ * the int64 index of an arg op alone. */
 static wk_status check_reduce(const wk_context *ctx, const void *d_in, const void *d_out, size_t n,
-                              wk_dtype dtype, wk_op op, const char *fn)
+                              wk_dtype dtype, wk_op op, int index_only, const char *fn)
 {
     wk_status status = check_reduce_input(ctx, d_in, n, dtype, op, fn);
     if (status != WK_SUCCESS)
         return status;
+    if (index_only && !wk_op_is_arg(op))
+        return wk_fail(WK_ERROR_INVALID_OP, "%s: op %s is not WK_ARGMIN or WK_ARGMAX", fn, wk_op_name(op));
     size_t elem = wk_dtype_size(dtype);
-    size_t out_bytes = wk_reduce_result_size(dtype, op);
+    size_t out_bytes = index_only ? sizeof(int64_t) : wk_reduce_result_size(dtype, op);
     size_t out_align = wk_op_is_arg(op) ? 8 : elem;
     if ((status = wk_check_device_pointer(d_out, ctx->device, out_align, fn, "d_out")) != WK_SUCCESS)
         return status;
@@ -66,13 +70,14 @@ static int plan_on(const wk_context *ctx, const void *d_in, size_t n, wk_dtype d
 
 /* Plans and launches into the workspace `use`; arguments are checked. */
 static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *use, const void *d_in, void *d_out,
-                               size_t n, wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn,
-                               const shape_override *forced)
+                               size_t n, wk_dtype dtype, wk_op op, int index_only, cudaStream_t stream,
+                               const char *fn, const shape_override *forced)
 {
     wk_reduce_launch l;
     l.in = d_in;
     l.out = d_out;
     l.op = op;
+    l.index_only = index_only;
     l.partials = use->partials;
     l.ticket = use->ticket;
     l.overlap_launch = ctx->cc_major >= 9;
@@ -109,15 +114,16 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
 /* Checks, takes a workspace, launches; the caller has made ctx's device
  * current. */
 static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
-                                wk_op op, cudaStream_t stream, const char *fn, const shape_override *forced = NULL)
+                                wk_op op, cudaStream_t stream, const char *fn, const shape_override *forced = NULL,
+                                int index_only = 0)
 {
-    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, fn);
+    wk_status status = check_reduce(ctx, d_in, d_out, n, dtype, op, index_only, fn);
     if (status != WK_SUCCESS)
         return status;
     wk_workspace_use use;
     if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
         return status;
-    status = launch_reduce(ctx, &use, d_in, d_out, n, dtype, op, stream, fn, forced);
+    status = launch_reduce(ctx, &use, d_in, d_out, n, dtype, op, index_only, stream, fn, forced);
     wk_workspace_release(ctx, stream, &use);
     return status;
 }
@@ -127,6 +133,14 @@ extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, s
 {
     const char *fn = "wk_reduce";
     return wk_on_device(ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, n, dtype, op, stream, fn); });
+}
+
+extern "C" wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index, size_t n, wk_dtype dtype,
+                                     wk_op op, cudaStream_t stream)
+{
+    const char *fn = "wk_reduce_index";
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_reduce(ctx, d_in, d_index, n, dtype, op, stream, fn, NULL, 1); });
 }
 
 /* Fails, touching nothing, when `stream` is being captured: the copy to the
@@ -161,7 +175,7 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
         /* One result slot per workspace: calls from other threads on this
          * stream wait until this one has its value. */
         wk_workspace_lock_result(&use);
-        status = launch_reduce(ctx, &use, d_in, use.result, n, dtype, op, stream, fn, NULL);
+        status = launch_reduce(ctx, &use, d_in, use.result, n, dtype, op, 0, stream, fn, NULL);
         if (status == WK_SUCCESS) {
             size_t bytes = wk_reduce_result_size(dtype, op);
             cudaError_t err = cudaMemcpyAsync(h_out, use.result, bytes, cudaMemcpyDeviceToHost, stream);

@@ -19,6 +19,7 @@ typedef struct wk_reduce_launch {
     unsigned *ticket;  /* zero between launches; the last block resets it;
                           tiles: 1 + WK_TILES_MAX_GROUPS of them           */
     int overlap_launch; /* programmatic stream serialization (sm_90 and up) */
+    int index_only;     /* arg ops: out is the int64 index alone             */
     cudaStream_t stream;
 } wk_reduce_launch;
 

@@ -311,8 +311,10 @@ template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
     case WK_SUM: return launch_reducer<plain<S, sum>>(l);
     case WK_MIN: return launch_reducer<plain<S, min>>(l);
     case WK_MAX: return launch_reducer<plain<S, max>>(l);
-    case WK_ARGMIN: return launch_reducer<arg<S, argmin>>(l);
-    case WK_ARGMAX: return launch_reducer<arg<S, argmax>>(l);
+    case WK_ARGMIN:
+        return l->index_only ? launch_reducer<arg<S, argmin, true>>(l) : launch_reducer<arg<S, argmin>>(l);
+    case WK_ARGMAX:
+        return l->index_only ? launch_reducer<arg<S, argmax, true>>(l) : launch_reducer<arg<S, argmax>>(l);
     case WK_AND:
     case WK_OR:
     case WK_XOR:

@@ -72,8 +72,9 @@ template <class S, class Op> struct plain {
 
 /* Arg-min / arg-max: the partial is a value and the index it came from.
  * Storing writes the layout of wk_arg_result: the value's bits zero-extended
- * to 8 bytes, then the index (-1 when there were no elements). */
-template <class S, class Op> struct arg {
+ * to 8 bytes, then the index (-1 when there were no elements); with
+ * IndexOnly, the index alone (wk_reduce_index). */
+template <class S, class Op, bool IndexOnly = false> struct arg {
     using storage = S;
     using value = typename accumulator<S, Op>::type;
     using partial = indexed<value>;
@@ -133,12 +134,17 @@ template <class S, class Op> struct arg {
     }
     static __device__ void store_result(void *out, partial p)
     {
-        S stored = from_acc<S>(p.value);
-        unsigned long long bits = 0;
-        memcpy(&bits, &stored, sizeof(S));
         unsigned long long *words = static_cast<unsigned long long *>(out);
-        words[0] = bits;
-        words[1] = (unsigned long long)(p.index == LLONG_MAX ? -1ll : p.index);
+        const unsigned long long index = (unsigned long long)(p.index == LLONG_MAX ? -1ll : p.index);
+        if constexpr (IndexOnly) {
+            words[0] = index;
+        } else {
+            S stored = from_acc<S>(p.value);
+            unsigned long long bits = 0;
+            memcpy(&bits, &stored, sizeof(S));
+            words[0] = bits;
+            words[1] = index;
+        }
     }
 };
 

@@ -2,7 +2,8 @@
  * returns its status with a message, launches nothing (checked by capturing
  * the stream into a graph) and leaves the output as it was; a good call is
  * exactly one kernel launch at every size; results repeat bit for bit;
- * wk_reduce_to_host and managed memory work. Exits 77 without a device. */
+ * wk_reduce_to_host and managed memory work; wk_reduce_index writes the
+ * index wk_reduce gives and nothing else. Exits 77 without a device. */
 #include "api/tuning.h"
 #include "api_test_util.h"
 #include "generate.h"
@@ -414,6 +415,130 @@ static void test_nan_bits(uint64_t seed)
     free(h);
 }
 
+/* wk_reduce_index under stream capture, as captured_reduce. */
+static wk_status captured_index(const void *in, void *out, size_t n, wk_dtype dtype, wk_op op, size_t *nodes)
+{
+    cudaGraph_t graph;
+    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    wk_status st = wk_reduce_index(ctx, in, (int64_t *)out, n, dtype, op, stream);
+    CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+    wk_capture got;
+    wk_count_graph_nodes(graph, &got);
+    *nodes = got.nodes;
+    CHECK_CUDA(cudaGraphDestroy(graph));
+    return st;
+}
+
+static void expect_index_rejected(const char *what, wk_status want, const void *in, void *d_out_region, void *out,
+                                  size_t n, wk_dtype dtype, wk_op op)
+{
+    char label[256];
+    size_t nodes;
+    CHECK_CUDA(cudaMemset(d_out_region, POISON, OUT_BYTES));
+    wk_status got = captured_index(in, out, n, dtype, op, &nodes);
+    snprintf(label, sizeof label, "wk_reduce_index, %s: status %s (want %s), message '%s', %zu launches", what,
+             wk_status_string(got), wk_status_string(want), wk_last_error_message(), nodes);
+    wk_expect(&tally, got == want && strlen(wk_last_error_message()) > 0 && nodes == 0 && out_untouched(d_out_region),
+              label);
+}
+
+/* wk_reduce_index: for every dtype, both ops, every launch shape (the sizes
+ * run from one block to the tiles) and an input one element past its
+ * allocation's start, the index equals wk_reduce's wk_arg_result.index on
+ * the same input, ties included (small whole numbers), and the 8 bytes after
+ * it are not written. Bad calls are rejected as wk_reduce's are; a good one
+ * is one launch. */
+static void test_index(uint64_t seed, void *d_small, void *d_small_out)
+{
+    float host[16];
+    expect_index_rejected("op sum", WK_ERROR_INVALID_OP, d_small, d_small_out, d_small_out, 10, WK_F32, WK_SUM);
+    expect_index_rejected("op min", WK_ERROR_INVALID_OP, d_small, d_small_out, d_small_out, 10, WK_I32, WK_MIN);
+    expect_index_rejected("op 42", WK_ERROR_INVALID_OP, d_small, d_small_out, d_small_out, 10, WK_F32, (wk_op)42);
+    expect_index_rejected("dtype 99", WK_ERROR_INVALID_DTYPE, d_small, d_small_out, d_small_out, 10, (wk_dtype)99,
+                          WK_ARGMAX);
+    expect_index_rejected("NULL d_index", WK_ERROR_INVALID_ARGUMENT, d_small, d_small_out, NULL, 10, WK_F32,
+                          WK_ARGMAX);
+    expect_index_rejected("d_index not 8-aligned", WK_ERROR_INVALID_POINTER, d_small, d_small_out,
+                          (char *)d_small_out + 4, 10, WK_F32, WK_ARGMIN);
+    expect_index_rejected("host d_index", WK_ERROR_INVALID_POINTER, d_small, d_small_out, host, 10, WK_F32,
+                          WK_ARGMAX);
+    expect_index_rejected("d_index inside d_in", WK_ERROR_INVALID_ARGUMENT, d_small, d_small_out, (char *)d_small + 64,
+                          100, WK_F32, WK_ARGMAX);
+    expect_index_rejected("n * size overflows", WK_ERROR_INVALID_ARGUMENT, d_small, d_small_out, d_small_out,
+                          SIZE_MAX / 2, WK_F64, WK_ARGMAX);
+    wk_expect(&tally, wk_reduce_index(NULL, d_small, d_small_out, 10, WK_F32, WK_ARGMAX, stream) ==
+                          WK_ERROR_INVALID_ARGUMENT,
+              "wk_reduce_index: NULL context is rejected");
+    const size_t launches[] = {0, 1000, ((size_t)1 << 31) + 5};
+    for (size_t s = 0; s < sizeof launches / sizeof launches[0]; ++s) {
+        size_t nodes;
+        void *lo = (uintptr_t)d_small < (uintptr_t)d_small_out ? d_small : d_small_out;
+        void *hi = lo == d_small ? d_small_out : d_small;
+        wk_status st = captured_index(hi, lo, launches[s], WK_F32, WK_ARGMAX, &nodes);
+        char label[128];
+        snprintf(label, sizeof label, "wk_reduce_index n=%zu: one kernel launch (got %zu nodes, status %s)",
+                 launches[s], nodes, wk_status_string(st));
+        wk_expect(&tally, st == WK_SUCCESS && nodes == 1, label);
+    }
+
+    const wk_dtype dtypes[] = {WK_I32, WK_U32, WK_I64, WK_U64, WK_F32, WK_F64, WK_F16, WK_BF16};
+    const size_t sizes[] = {0, 1, 33, 1025, 65537, 1000003, ((size_t)1 << 24) + 5, ((size_t)1 << 26) + 3};
+    const size_t most = (((size_t)1 << 26) + 4) * 8;
+    unsigned char *h = malloc(most), *d, *d_out;
+    if (!h) {
+        wk_expect(&tally, 0, "wk_reduce_index: host memory for the input");
+        return;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&d, most));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
+    int all = 1, cases = 0;
+    for (size_t t = 0; t < sizeof dtypes / sizeof dtypes[0]; ++t) {
+        const wk_dtype dtype = dtypes[t];
+        const size_t elem = wk_dtype_size(dtype);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+            const size_t n = sizes[s];
+            if (n > ((size_t)1 << 25) && dtype != WK_F32 && dtype != WK_F64 && dtype != WK_BF16)
+                continue; /* the largest input for a float of each width only */
+            const wk_gen_pattern pattern = s % 2 ? WK_GEN_SMALL_INTS : WK_GEN_UNIFORM;
+            if (n)
+                wk_generate(h, n, dtype, pattern, seed ^ (t * 64 + s));
+            CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
+            for (int o = 0; o < 2; ++o) {
+                const wk_op op = o ? WK_ARGMAX : WK_ARGMIN;
+                CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
+                wk_status full = wk_reduce(ctx, d + elem, d_out, n, dtype, op, stream);
+                wk_status index = wk_reduce_index(ctx, d + elem, (int64_t *)(d_out + OUT_BYTES), n, dtype, op, stream);
+                wk_arg_result want;
+                unsigned char got[16];
+                CHECK_CUDA(cudaStreamSynchronize(stream));
+                CHECK_CUDA(cudaMemcpy(&want, d_out, sizeof want, cudaMemcpyDeviceToHost));
+                CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, sizeof got, cudaMemcpyDeviceToHost));
+                int64_t index_got;
+                memcpy(&index_got, got, sizeof index_got);
+                int untouched = 1;
+                for (int b = 8; b < 16; ++b)
+                    untouched &= got[b] == POISON;
+                int ok = full == WK_SUCCESS && index == WK_SUCCESS && index_got == want.index && untouched &&
+                         (n > 0 || index_got == -1);
+                char label[192];
+                snprintf(label, sizeof label, "wk_reduce_index %s %s n=%zu (input +1): index %lld, wk_reduce's %lld%s",
+                         wk_dtype_name(dtype), wk_op_name(op), n, (long long)index_got, (long long)want.index,
+                         untouched ? "" : ", wrote past the index");
+                if (!ok)
+                    wk_expect(&tally, 0, label);
+                all &= ok;
+                ++cases;
+            }
+        }
+    }
+    char label[96];
+    snprintf(label, sizeof label, "wk_reduce_index: %d cases equal wk_reduce's index, 8 bytes written", cases);
+    wk_expect(&tally, all, label);
+    CHECK_CUDA(cudaFree(d));
+    CHECK_CUDA(cudaFree(d_out));
+    free(h);
+}
+
 int main(void)
 {
     int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
@@ -435,6 +560,7 @@ int main(void)
     test_tiles_shape(seed);
     test_cluster_shape(seed);
     test_nan_bits(seed);
+    test_index(seed, d_in, d_out);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

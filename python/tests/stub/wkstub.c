@@ -56,10 +56,7 @@ uintptr_t stub_bad_ptr;   /* this pointer is unknown to CUDA */
 int stub_current_device;
 char stub_log[4096];      /* CUDA runtime calls, "name(args);" each */
 int stub_compute;         /* segmented calls compute on host memory */
-/* The layout of wk_segments as compiled: its size, then each field's offset. */
-const size_t stub_segments_layout[6] = {sizeof(wk_segments), offsetof(wk_segments, count),
-                                        offsetof(wk_segments, size), offsetof(wk_segments, stride),
-                                        offsetof(wk_segments, d_begin), offsetof(wk_segments, d_end)};
+uint64_t stub_memcpy_value; /* what cudaMemcpyAsync reads from the device (without stub_compute) */
 
 static char last_message[256];
 
@@ -106,6 +103,7 @@ void stub_reset(void)
     stub_bad_ptr = 0;
     stub_current_device = 0;
     stub_compute = 0;
+    stub_memcpy_value = 0;
 }
 
 const char *wk_status_string(wk_status status)
@@ -161,6 +159,16 @@ wk_status wk_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, size_t
     stub_last.op = WK_SUM;
     return finish("wk_reduce_repro");
 }
+
+#ifndef WK_STUB_WITHOUT_OPTIONAL
+wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index, size_t n, wk_dtype dtype, wk_op op,
+                          cudaStream_t stream)
+{
+    record(ctx, d_in, d_index, n, dtype, stream);
+    stub_last.op = op;
+    return finish("wk_reduce_index");
+}
+#endif
 
 wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n, wk_dtype dtype,
                             wk_op op, cudaStream_t stream)
@@ -245,6 +253,10 @@ wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64
 }
 
 /* ------------------------------------------------------------ segments */
+
+/* Left out, with wk_reduce_index, to stand for a library older than the
+ * package's optional entry points. */
+#ifndef WK_STUB_WITHOUT_OPTIONAL
 
 /* Elements as doubles (floats) or 64-bit patterns (integers). */
 static float half_to_float(uint16_t h)
@@ -582,6 +594,8 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
     return st;
 }
 
+#endif
+
 /* ------------------------------------------------ CUDA runtime stand-ins */
 static void logf_(const char *name, uint64_t a, uint64_t b)
 {
@@ -637,6 +651,19 @@ int cudaStreamWaitEvent(void *stream, void *event, unsigned flags)
 int cudaStreamSynchronize(void *stream)
 {
     logf_("sync", (uintptr_t)stream, 0);
+    return 0;
+}
+
+int cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream)
+{
+    logf_("memcpy", (uintptr_t)src, (uintptr_t)stream);
+    (void)kind;
+    if (stub_compute) {
+        memcpy(dst, src, bytes);
+    } else {
+        memset(dst, 0, bytes);
+        memcpy(dst, &stub_memcpy_value, bytes < sizeof stub_memcpy_value ? bytes : sizeof stub_memcpy_value);
+    }
     return 0;
 }
 

@@ -1,0 +1,479 @@
+/* One-to-one calls for the package's Python code (the route of every array
+ * and argument the public functions do not serve themselves): pointers and
+ * streams as ints, a failed call raised as the package's exception naming
+ * `what`. Also the CUDA runtime helpers of that route and the reading of
+ * DLPack capsules. */
+#include "native.h"
+
+#include <string.h>
+
+typedef unsigned long long ull;
+
+#define PTR(v) ((void *)(uintptr_t)(v))
+#define STREAM(v) ((cudaStream_t)(uintptr_t)(v))
+
+static PyObject *finish(wk_status st, const char *what)
+{
+    if (st != WK_SUCCESS)
+        return wkn_raise_status(st, what);
+    Py_RETURN_NONE;
+}
+
+static wk_value value_of(ull bits)
+{
+    wk_value v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static PyObject *py_reduce(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, op;
+    ull in, out, n, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKiiKs", &device, &in, &out, &n, &dtype, &op, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    WKN_CALL(st, wkn.reduce(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op, STREAM(stream)));
+    return finish(st, what);
+}
+
+/* call_reduce_index(device, in, index, n, dtype, op, stream, what) */
+static PyObject *py_reduce_index(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, op;
+    ull in, out, n, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKiiKs", &device, &in, &out, &n, &dtype, &op, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    WKN_CALL(st, wkn.reduce_index(ctx, PTR(in), (int64_t *)PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
+                                  STREAM(stream)));
+    return finish(st, what);
+}
+
+static PyObject *py_reduce_repro(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull in, out, n, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKiKs", &device, &in, &out, &n, &dtype, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    WKN_CALL(st, wkn.reduce_repro(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, STREAM(stream)));
+    return finish(st, what);
+}
+
+/* scan(device, in, out, n, dtype, op, exclusive, init_bits, stream, what) */
+static PyObject *py_scan(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, op, exclusive;
+    ull in, out, n, init, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKiipKKs", &device, &in, &out, &n, &dtype, &op, &exclusive, &init, &stream,
+                          &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    if (exclusive)
+        WKN_CALL(st, wkn.exclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
+                                        value_of(init), STREAM(stream)));
+    else
+        WKN_CALL(st, wkn.inclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
+                                        STREAM(stream)));
+    return finish(st, what);
+}
+
+/* select(kind, device, in, out, count, n, dtype, compare, a, b, stream, what):
+ * kind "if", "partition" or "where". */
+static PyObject *py_select(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *kind, *what;
+    int device, dtype, compare;
+    ull in, out, count, n, a, b, stream;
+    if (!PyArg_ParseTuple(args, "siKKKKiiKKKs", &kind, &device, &in, &out, &count, &n, &dtype, &compare, &a, &b,
+                          &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_predicate p;
+    memset(&p, 0, sizeof p);
+    p.compare = (wk_compare)compare;
+    p.a = value_of(a);
+    p.b = value_of(b);
+    wk_status st;
+    uint64_t *c = (uint64_t *)PTR(count);
+    if (strcmp(kind, "partition") == 0)
+        WKN_CALL(st, wkn.partition_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
+    else if (strcmp(kind, "where") == 0)
+        WKN_CALL(st, wkn.where(ctx, PTR(in), (int64_t *)PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
+    else
+        WKN_CALL(st, wkn.select_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
+    return finish(st, what);
+}
+
+static PyObject *py_select_flagged(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull in, flags, out, count, n, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKKKiKs", &device, &in, &flags, &out, &count, &n, &dtype, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    WKN_CALL(st, wkn.select_flagged(ctx, PTR(in), (const uint8_t *)PTR(flags), PTR(out), (uint64_t *)PTR(count),
+                                    (size_t)n, (wk_dtype)dtype, STREAM(stream)));
+    return finish(st, what);
+}
+
+static PyObject *py_unique(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull in, out, count, n, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKKiKs", &device, &in, &out, &count, &n, &dtype, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    WKN_CALL(st, wkn.unique(ctx, PTR(in), PTR(out), (uint64_t *)PTR(count), (size_t)n, (wk_dtype)dtype,
+                            STREAM(stream)));
+    return finish(st, what);
+}
+
+/* The name of a segmented entry point the loaded library lacks, or None. */
+static PyObject *py_missing(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
+    if (!name || wkn_ensure_loaded() < 0)
+        return NULL;
+    const void *fn = strcmp(name, "wk_reduce_index") == 0                ? (const void *)wkn.reduce_index
+                     : strcmp(name, "wk_segmented_reduce") == 0          ? (const void *)wkn.segmented_reduce
+                     : strcmp(name, "wk_segmented_reduce_repro") == 0    ? (const void *)wkn.segmented_reduce_repro
+                     : strcmp(name, "wk_segmented_inclusive_scan") == 0  ? (const void *)wkn.segmented_inclusive_scan
+                     : strcmp(name, "wk_segmented_exclusive_scan") == 0 ? (const void *)wkn.segmented_exclusive_scan
+                                                                          : (const void *)wkn.reduce;
+    return PyBool_FromLong(fn == NULL);
+}
+
+static wk_segments segments_of(ull count, ull size, ull stride)
+{
+    wk_segments s;
+    memset(&s, 0, sizeof s);
+    s.count = (size_t)count;
+    s.size = (size_t)size;
+    s.stride = (size_t)stride;
+    return s;
+}
+
+/* segmented_reduce(device, in, out, count, size, stride, dtype, op, reproducible, stream, what) */
+static PyObject *py_segmented_reduce(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, op, repro;
+    ull in, out, count, size, stride, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKKKiipKs", &device, &in, &out, &count, &size, &stride, &dtype, &op, &repro,
+                          &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_segments seg = segments_of(count, size, stride);
+    wk_status st;
+    if (repro)
+        WKN_CALL(st, wkn.segmented_reduce_repro(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, STREAM(stream)));
+    else
+        WKN_CALL(st, wkn.segmented_reduce(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)));
+    return finish(st, what);
+}
+
+/* segmented_scan(device, in, out, count, size, stride, dtype, op, exclusive, init_bits, stream, what) */
+static PyObject *py_segmented_scan(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, op, exclusive;
+    ull in, out, count, size, stride, init, stream;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKKKKKiipKKs", &device, &in, &out, &count, &size, &stride, &dtype, &op,
+                          &exclusive, &init, &stream, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_segments seg = segments_of(count, size, stride);
+    wk_status st;
+    if (exclusive)
+        WKN_CALL(st, wkn.segmented_exclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op,
+                                                  value_of(init), STREAM(stream)));
+    else
+        WKN_CALL(st, wkn.segmented_inclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op,
+                                                  STREAM(stream)));
+    return finish(st, what);
+}
+
+/* scan_reserve(device, n, dtype, what): synchronizes the device. */
+static PyObject *py_scan_reserve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull n;
+    const char *what;
+    if (!PyArg_ParseTuple(args, "iKis", &device, &n, &dtype, &what))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    if (!ctx)
+        return NULL;
+    wk_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = wkn.scan_reserve(ctx, (size_t)n, (wk_dtype)dtype);
+    Py_END_ALLOW_THREADS
+    return finish(st, what);
+}
+
+static PyObject *py_context(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device;
+    if (!PyArg_ParseTuple(args, "i", &device))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    return ctx ? PyLong_FromVoidPtr(ctx) : NULL;
+}
+
+static PyObject *py_sm_count(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device;
+    if (!PyArg_ParseTuple(args, "i", &device))
+        return NULL;
+    wk_context *ctx = wkn_context(device);
+    return ctx ? PyLong_FromLong(wkn.context_sm_count(ctx)) : NULL;
+}
+
+/* ------------------------------------------------------- CUDA runtime */
+
+static PyObject *cuda_fail(int err, const char *what) { return wkn_raise_cuda(err, what); }
+
+static PyObject *py_current_device(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    if (wkn_ensure_cudart() < 0)
+        return NULL;
+    int d = 0;
+    int err = wkn_cuda.get_device(&d);
+    return err ? cuda_fail(err, "cudaGetDevice") : PyLong_FromLong(d);
+}
+
+/* pointer_attributes(ptr): (memory type, device), or None for a pointer
+ * CUDA does not know (cudaErrorInvalidValue). */
+static PyObject *py_pointer_attributes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    ull p;
+    if (!PyArg_ParseTuple(args, "K", &p))
+        return NULL;
+    if (wkn_ensure_cudart() < 0)
+        return NULL;
+    int attrs[32] = {0}; /* cudaPointerAttributes: type, device, ... (room to spare) */
+    int err = wkn_cuda.pointer_get_attributes(attrs, PTR(p));
+    if (err == 1) {
+        wkn_cuda.get_last_error();
+        Py_RETURN_NONE;
+    }
+    if (err)
+        return cuda_fail(err, "cudaPointerGetAttributes");
+    return Py_BuildValue("(ii)", attrs[0], attrs[1]);
+}
+
+/* One event per thread and device, for stream_wait. */
+#define WKN_EVENT_DEVICES 64
+static _Thread_local void *events[WKN_EVENT_DEVICES];
+
+void wkn_events_forget(void) { memset(events, 0, sizeof events); }
+
+/* stream_wait(producer, consumer, device): the consumer stream waits for
+ * the work enqueued so far on the producer (an event, no host sync), with
+ * the device current so that the event and the default-stream handles
+ * belong to it. */
+static PyObject *py_stream_wait(PyObject *self, PyObject *args)
+{
+    (void)self;
+    ull producer, consumer;
+    int device;
+    if (!PyArg_ParseTuple(args, "KKi", &producer, &consumer, &device))
+        return NULL;
+    if (device < 0 || device >= WKN_EVENT_DEVICES) {
+        PyErr_Format(PyExc_ValueError, "warpkit: device %d is out of range for stream ordering", device);
+        return NULL;
+    }
+    if (wkn_ensure_cudart() < 0)
+        return NULL;
+    int previous = -1;
+    int err = wkn_cuda.get_device(&previous);
+    if (err)
+        return cuda_fail(err, "cudaGetDevice");
+    if (previous != device && (err = wkn_cuda.set_device(device)) != 0)
+        return cuda_fail(err, "cudaSetDevice");
+    const char *what = NULL;
+    if (!events[device] && (err = wkn_cuda.event_create_with_flags(&events[device], 2 /* disable timing */)) != 0)
+        what = "cudaEventCreateWithFlags";
+    else if ((err = wkn_cuda.event_record(events[device], PTR(producer))) != 0)
+        what = "cudaEventRecord";
+    else if ((err = wkn_cuda.stream_wait_event(PTR(consumer), events[device], 0)) != 0)
+        what = "cudaStreamWaitEvent";
+    if (what)
+        cuda_fail(err, what);
+    if (previous != device)
+        wkn_cuda.set_device(previous);
+    if (what)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_stream_synchronize(PyObject *self, PyObject *args)
+{
+    (void)self;
+    ull stream;
+    if (!PyArg_ParseTuple(args, "K", &stream))
+        return NULL;
+    if (wkn_ensure_cudart() < 0)
+        return NULL;
+    int err;
+    Py_BEGIN_ALLOW_THREADS
+    err = wkn_cuda.stream_synchronize(PTR(stream));
+    Py_END_ALLOW_THREADS
+    if (err)
+        return cuda_fail(err, "cudaStreamSynchronize");
+    Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------------- DLPack */
+
+/* The structures of the DLPack standard (dlpack.h, v0.8 and v1). */
+typedef struct {
+    int32_t device_type;
+    int32_t device_id;
+} dl_device;
+typedef struct {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+} dl_data_type;
+typedef struct {
+    void *data;
+    dl_device device;
+    int32_t ndim;
+    dl_data_type dtype;
+    int64_t *shape;
+    int64_t *strides;
+    uint64_t byte_offset;
+} dl_tensor;
+typedef struct {
+    dl_tensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(void *self);
+} dl_managed_tensor;
+typedef struct {
+    struct {
+        uint32_t major, minor;
+    } version;
+    void *manager_ctx;
+    void (*deleter)(void *self);
+    uint64_t flags;
+    dl_tensor dl_tensor;
+} dl_managed_tensor_versioned;
+
+/* dlpack(capsule): (pointer, device_type, device_id, (code, bits, lanes),
+ * shape, strides or None) of an unconsumed capsule, which keeps its name:
+ * when it is dropped its own destructor calls the producer's deleter, the
+ * protocol's rule for a capsule left unconsumed. */
+static PyObject *py_dlpack(PyObject *self, PyObject *capsule)
+{
+    (void)self;
+    const dl_tensor *t;
+    if (PyCapsule_IsValid(capsule, "dltensor"))
+        t = &((const dl_managed_tensor *)PyCapsule_GetPointer(capsule, "dltensor"))->dl_tensor;
+    else if (PyCapsule_IsValid(capsule, "dltensor_versioned"))
+        t = &((const dl_managed_tensor_versioned *)PyCapsule_GetPointer(capsule, "dltensor_versioned"))->dl_tensor;
+    else
+        Py_RETURN_NONE;
+    if (t->ndim < 0 || (t->ndim > 0 && !t->shape)) {
+        PyErr_SetString(PyExc_ValueError, "warpkit: a DLPack tensor with a malformed shape");
+        return NULL;
+    }
+    PyObject *shape = PyTuple_New(t->ndim);
+    PyObject *strides = t->strides ? PyTuple_New(t->ndim) : (Py_INCREF(Py_None), Py_None);
+    if (!shape || !strides) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        return NULL;
+    }
+    for (int i = 0; i < t->ndim; i++) {
+        PyTuple_SetItem(shape, i, PyLong_FromLongLong(t->shape[i]));
+        if (t->strides)
+            PyTuple_SetItem(strides, i, PyLong_FromLongLong(t->strides[i]));
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(shape);
+        Py_DECREF(strides);
+        return NULL;
+    }
+    uintptr_t p = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    return Py_BuildValue("(Kii(iii)NN)", (ull)(t->data ? p : 0), t->device.device_type, t->device.device_id,
+                         t->dtype.code, t->dtype.bits, t->dtype.lanes, shape, strides);
+}
+
+PyMethodDef wkn_lowlevel_methods[] = {
+    {"call_reduce", py_reduce, METH_VARARGS, "call_reduce(device, in, out, n, dtype, op, stream, what): wk_reduce"},
+    {"call_reduce_index", py_reduce_index, METH_VARARGS,
+     "call_reduce_index(device, in, index, n, dtype, op, stream, what): wk_reduce_index"},
+    {"call_reduce_repro", py_reduce_repro, METH_VARARGS, "call_reduce_repro(device, in, out, n, dtype, stream, what)"},
+    {"call_scan", py_scan, METH_VARARGS, "call_scan(device, in, out, n, dtype, op, exclusive, init, stream, what)"},
+    {"call_select", py_select, METH_VARARGS,
+     "call_select(kind, device, in, out, count, n, dtype, compare, a, b, stream, what): kind 'if', 'partition', 'where'"},
+    {"call_select_flagged", py_select_flagged, METH_VARARGS,
+     "call_select_flagged(device, in, flags, out, count, n, dtype, stream, what)"},
+    {"call_unique", py_unique, METH_VARARGS, "call_unique(device, in, out, count, n, dtype, stream, what)"},
+    {"missing", py_missing, METH_O, "missing(name): whether the loaded library lacks this optional entry point"},
+    {"call_segmented_reduce", py_segmented_reduce, METH_VARARGS,
+     "call_segmented_reduce(device, in, out, count, size, stride, dtype, op, reproducible, stream, what)"},
+    {"call_segmented_scan", py_segmented_scan, METH_VARARGS,
+     "call_segmented_scan(device, in, out, count, size, stride, dtype, op, exclusive, init, stream, what)"},
+    {"call_scan_reserve", py_scan_reserve, METH_VARARGS, "call_scan_reserve(device, n, dtype, what); synchronizes"},
+    {"context", py_context, METH_VARARGS, "context(device): the C context's address (made on first use)"},
+    {"sm_count", py_sm_count, METH_VARARGS, "sm_count(device)"},
+    {"current_device", py_current_device, METH_NOARGS, "the CUDA runtime's current device"},
+    {"pointer_attributes", py_pointer_attributes, METH_VARARGS,
+     "pointer_attributes(ptr): (memory type, device), or None for a pointer CUDA does not know"},
+    {"stream_wait", py_stream_wait, METH_VARARGS, "stream_wait(producer, consumer, device): an event wait"},
+    {"stream_synchronize", py_stream_synchronize, METH_VARARGS, "stream_synchronize(stream)"},
+    {"dlpack", py_dlpack, METH_O, "dlpack(capsule): what the DLPack tensor holds, or None if not a capsule"},
+    {"time_torch_route", wkn_time_torch_route, METH_VARARGS,
+     "time_torch_route(x, reps): microseconds per step of the PyTorch route, timed in C"},
+    {NULL, NULL, 0, NULL},
+};

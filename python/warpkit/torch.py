@@ -1,0 +1,150 @@
+"""warpkit's functions as PyTorch custom operators, for torch.compile.
+
+    import torch, warpkit.torch as wt
+
+    @torch.compile(fullgraph=True)             # or mode="reduce-overhead": CUDA graphs
+    def f(x):
+        kept, count = wt.select(x, ">", 0.5)   # full-size output and a device count: no sync
+        return wt.sum(x), wt.cumsum(x), kept, count
+
+Each function is an operator ``torch.ops.warpkit.<name>`` registered with
+torch.library.custom_op, with a fake (meta) implementation that gives the
+output's shape and dtype, so that Dynamo traces through it without a graph
+break and Inductor and CUDA graphs take it as one opaque node.  Eagerly they
+call the functions of ``warpkit`` (the same rules: contiguous CUDA tensors,
+the current stream, no copies).  Importing ``warpkit`` alone does not import
+PyTorch; this module does.
+"""
+
+from typing import Optional, Tuple, Union
+
+import torch
+from torch import Tensor
+
+import warpkit as _wk
+
+Scalar = Union[int, float, bool]  # torch.library's Scalar
+
+_I64 = torch.int64
+
+
+def _rows(x, axis):
+    return () if axis is None else tuple(x.shape[:-1])
+
+
+# ------------------------------------------------------------ reductions
+@torch.library.custom_op("warpkit::sum", mutates_args=())
+def sum(x: Tensor, axis: Optional[int] = None, reproducible: bool = False) -> Tensor:  # noqa: A001
+    """warpkit.sum(x, axis=axis, reproducible=reproducible) as an operator."""
+    return _wk.sum(x, axis=axis, reproducible=reproducible)
+
+
+@torch.library.custom_op("warpkit::min", mutates_args=())
+def min(x: Tensor, axis: Optional[int] = None) -> Tensor:  # noqa: A001
+    """warpkit.min as an operator."""
+    return _wk.min(x, axis=axis)
+
+
+@torch.library.custom_op("warpkit::max", mutates_args=())
+def max(x: Tensor, axis: Optional[int] = None) -> Tensor:  # noqa: A001
+    """warpkit.max as an operator."""
+    return _wk.max(x, axis=axis)
+
+
+def _reduction_fake(x, axis=None, reproducible=False):
+    return x.new_empty(_rows(x, axis))
+
+
+for _op in (sum, min, max):
+    _op.register_fake(_reduction_fake)
+
+
+@torch.library.custom_op("warpkit::arg_result", mutates_args=())
+def arg_result(x: Tensor, largest: bool, axis: Optional[int] = None) -> Tensor:
+    """The int64 (..., 2) buffer of an arg reduction: [..., 1] holds the
+    index (warpkit.argmax / argmin return that view)."""
+    buf = (_wk.argmax if largest else _wk.argmin)(x, axis=axis)._base
+    return buf
+
+
+@arg_result.register_fake
+def _(x, largest, axis=None):
+    return x.new_empty(_rows(x, axis) + (2,), dtype=_I64)
+
+
+def argmax(x: Tensor, axis: Optional[int] = None) -> Tensor:
+    """warpkit.argmax: the int64 index of the first largest element (of each
+    row with axis=-1)."""
+    return arg_result(x, True, axis)[..., 1]
+
+
+def argmin(x: Tensor, axis: Optional[int] = None) -> Tensor:
+    """warpkit.argmin: the int64 index of the first smallest element."""
+    return arg_result(x, False, axis)[..., 1]
+
+
+# ------------------------------------------------------------------ scans
+@torch.library.custom_op("warpkit::cumsum", mutates_args=())
+def cumsum(x: Tensor, axis: Optional[int] = None, exclusive: bool = False) -> Tensor:
+    """warpkit.cumsum as an operator (1-D of x.numel() elements; x's shape
+    with axis=-1)."""
+    return _wk.cumsum(x, axis=axis, exclusive=exclusive)
+
+
+@torch.library.custom_op("warpkit::cummin", mutates_args=())
+def cummin(x: Tensor, axis: Optional[int] = None, exclusive: bool = False) -> Tensor:
+    """warpkit.cummin as an operator."""
+    return _wk.cummin(x, axis=axis, exclusive=exclusive)
+
+
+@torch.library.custom_op("warpkit::cummax", mutates_args=())
+def cummax(x: Tensor, axis: Optional[int] = None, exclusive: bool = False) -> Tensor:
+    """warpkit.cummax as an operator."""
+    return _wk.cummax(x, axis=axis, exclusive=exclusive)
+
+
+def _scan_fake(x, axis=None, exclusive=False):
+    return x.new_empty(x.numel() if axis is None else x.shape)
+
+
+for _op in (cumsum, cummin, cummax):
+    _op.register_fake(_scan_fake)
+
+
+# ---------------------------------------------------------------- selects
+@torch.library.custom_op("warpkit::select", mutates_args=())
+def select(x: Tensor, op: str, value: Optional[Scalar] = None) -> Tuple[Tensor, Tensor]:
+    """warpkit.select as an operator: (out with room for all n elements,
+    int64 count on the device). Nothing synchronizes."""
+    return _wk.select(x, op, value)
+
+
+@select.register_fake
+def _(x, op, value=None):
+    return x.new_empty(x.numel()), x.new_empty((), dtype=_I64)
+
+
+@torch.library.custom_op("warpkit::compress", mutates_args=())
+def compress(mask: Tensor, x: Tensor) -> Tuple[Tensor, Tensor]:
+    """warpkit.compress as an operator: (out, count)."""
+    return _wk.compress(mask, x)
+
+
+@compress.register_fake
+def _(mask, x):
+    return x.new_empty(x.numel()), x.new_empty((), dtype=_I64)
+
+
+@torch.library.custom_op("warpkit::nonzero", mutates_args=())
+def nonzero(x: Tensor, op: str = "!=", value: Optional[Scalar] = 0) -> Tuple[Tensor, Tensor]:
+    """warpkit.nonzero as an operator: (int64 indices, count)."""
+    return _wk.nonzero(x, op, value)
+
+
+@nonzero.register_fake
+def _(x, op="!=", value=0):
+    return x.new_empty(x.numel(), dtype=_I64), x.new_empty((), dtype=_I64)
+
+
+__all__ = ["sum", "min", "max", "argmin", "argmax", "cumsum", "cummin", "cummax", "select", "compress",
+           "nonzero", "arg_result"]
