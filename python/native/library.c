@@ -10,7 +10,7 @@
 
 wkn_api wkn;
 wkn_cudart wkn_cuda;
-int wkn_release_gil = 1;
+int wkn_release_gil = 0;
 
 const size_t wkn_itemsize[WKN_DTYPES] = {4, 4, 8, 8, 4, 8, 2, 2, 1, 1};
 

@@ -84,7 +84,8 @@ PyObject *wkn_raise_status(wk_status status, const char *what);
 /* Raises the package's exception for a failed CUDA runtime call. */
 PyObject *wkn_raise_cuda(int err, const char *what);
 
-/* Whether calls release the GIL around the C call (on by default). */
+/* Whether calls release the GIL around a launching C call (off by default:
+ * docs/python.md); waits (trim, reserve, a context's creation) always do. */
 extern int wkn_release_gil;
 
 #define WKN_CALL(status, expr)                                                                     \

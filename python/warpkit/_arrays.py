@@ -309,7 +309,24 @@ class JaxOutLib:
     def finish(self, result, stream, device):
         if isinstance(result, tuple):
             return tuple(self.finish(r, stream, device) for r in result)
-        return self.from_dlpack(_Ordered(result, stream, device))
+        return self.from_dlpack(_Ordered(_aligned(result, stream), stream, device))
+
+
+def _aligned(a, stream):
+    """`a`, or a contiguous copy of it made on `stream` where it is a view JAX
+    cannot take (XLA wants buffers 16-byte aligned and dense): the value and
+    index views of an arg result."""
+    if hasattr(a, "data_ptr"):  # PyTorch
+        if a.data_ptr() % 16 == 0 and a.is_contiguous():
+            return a
+        torch = _torch_outlib().torch
+        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=a.device)):
+            return a.clone(memory_format=torch.contiguous_format)
+    if a.data.ptr % 16 == 0 and a.flags.c_contiguous:
+        return a
+    cupy = _cupy_outlib().cupy
+    with cupy.cuda.Device(a.device.id), cupy.cuda.ExternalStream(stream):
+        return cupy.ascontiguousarray(a).copy()
 
 
 def _outlib_for(x):

@@ -59,28 +59,32 @@ for _op in (sum, min, max):
     _op.register_fake(_reduction_fake)
 
 
-@torch.library.custom_op("warpkit::arg_result", mutates_args=())
-def arg_result(x: Tensor, largest: bool, axis: Optional[int] = None) -> Tensor:
-    """The int64 (..., 2) buffer of an arg reduction: [..., 1] holds the
-    index (warpkit.argmax / argmin return that view)."""
-    buf = (_wk.argmax if largest else _wk.argmin)(x, axis=axis)._base
-    return buf
-
-
-@arg_result.register_fake
-def _(x, largest, axis=None):
-    return x.new_empty(_rows(x, axis) + (2,), dtype=_I64)
-
-
+@torch.library.custom_op("warpkit::argmax", mutates_args=())
 def argmax(x: Tensor, axis: Optional[int] = None) -> Tensor:
-    """warpkit.argmax: the int64 index of the first largest element (of each
-    row with axis=-1)."""
-    return arg_result(x, True, axis)[..., 1]
+    """warpkit.argmax as an operator: the int64 index of the first largest
+    element (of each row with axis=-1)."""
+    return _fresh(_wk.argmax(x, axis=axis))
 
 
+@torch.library.custom_op("warpkit::argmin", mutates_args=())
 def argmin(x: Tensor, axis: Optional[int] = None) -> Tensor:
-    """warpkit.argmin: the int64 index of the first smallest element."""
-    return arg_result(x, False, axis)[..., 1]
+    """warpkit.argmin as an operator: the int64 index of the first smallest
+    element."""
+    return _fresh(_wk.argmin(x, axis=axis))
+
+
+def _fresh(index):
+    # Along an axis the indices are a strided view of the (..., 2) results;
+    # an operator returns tensors of its own.
+    return index if index._base is None else index.contiguous()
+
+
+def _arg_fake(x, axis=None):
+    return x.new_empty(_rows(x, axis), dtype=_I64)
+
+
+for _op in (argmax, argmin):
+    _op.register_fake(_arg_fake)
 
 
 # ------------------------------------------------------------------ scans
@@ -147,4 +151,4 @@ def _(x, op="!=", value=0):
 
 
 __all__ = ["sum", "min", "max", "argmin", "argmax", "cumsum", "cummin", "cummax", "select", "compress",
-           "nonzero", "arg_result"]
+           "nonzero"]
