@@ -326,7 +326,7 @@ def _aligned(a, stream):
         return a
     cupy = _cupy_outlib().cupy
     with cupy.cuda.Device(a.device.id), cupy.cuda.ExternalStream(stream):
-        return cupy.ascontiguousarray(a).copy()
+        return a.copy()  # C order, keeps a 0-d array 0-d
 
 
 def _outlib_for(x):
