@@ -184,7 +184,9 @@ def old_stub_path(tmp_path_factory):
     return _build_stub(str(tmp_path_factory.mktemp("stub_old") / "libwkstub.so"), "-DWK_STUB_WITHOUT_OPTIONAL")
 
 
-def _stub_fixture(path, monkeypatch):
+def _stub_session(path, monkeypatch):
+    """warpkit on the stub library at `path`, with stand-in output arrays,
+    for one test (a generator for the fixtures below)."""
     from warpkit import _api, _arrays
     monkeypatch.setenv("WARPKIT_LIBRARY", path)
     _api._reset_for_tests()
@@ -192,26 +194,21 @@ def _stub_fixture(path, monkeypatch):
     outlib = FakeOutLib()
     monkeypatch.setattr(_arrays, "fallback_outlib", outlib)
     s.outlib = outlib
-    return s
+    yield s
+    s.cdll.stub_reset()
+    _api._reset_for_tests()
 
 
 @pytest.fixture
 def stub(stub_path, monkeypatch):
     """warpkit running on the stub library, with stand-in output arrays."""
-    from warpkit import _api
-    s = _stub_fixture(stub_path, monkeypatch)
-    yield s
-    s.cdll.stub_reset()
-    _api._reset_for_tests()
+    yield from _stub_session(stub_path, monkeypatch)
 
 
 @pytest.fixture
 def old_stub(old_stub_path, monkeypatch):
-    from warpkit import _api
-    s = _stub_fixture(old_stub_path, monkeypatch)
-    yield s
-    s.cdll.stub_reset()
-    _api._reset_for_tests()
+    """The same on the stub without the optional entry points."""
+    yield from _stub_session(old_stub_path, monkeypatch)
 
 
 # --------------------------------------------------------- stand-in arrays
