@@ -9,7 +9,10 @@ from conftest import PKG
 
 
 def run(code, **env):
-    e = dict(os.environ, PYTHONPATH=PKG + os.pathsep + os.environ.get("PYTHONPATH", ""), **env)
+    """`code` in a new interpreter that imports the warpkit these tests use
+    (installed, or the source tree with its extension built in place)."""
+    where = os.path.dirname(os.path.dirname(os.path.abspath(warpkit.__file__)))
+    e = dict(os.environ, PYTHONPATH=where + os.pathsep + os.environ.get("PYTHONPATH", ""), **env)
     return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True)
 
 
