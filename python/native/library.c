@@ -12,8 +12,6 @@ wkn_api wkn;
 wkn_cudart wkn_cuda;
 int wkn_release_gil = 0;
 
-const size_t wkn_itemsize[WKN_DTYPES] = {4, 4, 8, 8, 4, 8, 2, 2, 1, 1};
-
 static void *library;          /* the dlopen handle, NULL until loaded */
 static PyObject *library_path; /* its path, as opened                 */
 static int cudart_ready;
@@ -251,8 +249,6 @@ static PyObject *package_attr(PyObject **module, const char *module_name, const 
         return NULL;
     return PyObject_GetAttrString(*module, attr);
 }
-
-int wkn_loaded(void) { return library != NULL; }
 
 int wkn_ensure_loaded(void)
 {

@@ -46,8 +46,7 @@ static int intern_names(void)
     } names[] = {
         {&wkn_name.data_ptr, "data_ptr"},   {&wkn_name.numel, "numel"},
         {&wkn_name.is_contiguous, "is_contiguous"}, {&wkn_name.get_device, "get_device"},
-        {&wkn_name.dtype, "dtype"},         {&wkn_name.new_empty, "new_empty"},
-        {&wkn_name.empty_like, "empty_like"}, {&wkn_name.data, "data"},
+        {&wkn_name.dtype, "dtype"},         {&wkn_name.data, "data"},
         {&wkn_name.ptr, "ptr"},             {&wkn_name.device_id, "device_id"},
         {&wkn_name.size, "size"},           {&wkn_name.flags, "flags"},
         {&wkn_name.c_contiguous, "c_contiguous"}, {&wkn_name.torch, "torch"},

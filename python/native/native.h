@@ -65,10 +65,9 @@ typedef struct wkn_cudart {
     int (*get_last_error)(void);
 } wkn_cudart;
 
-extern wkn_api wkn;           /* valid once wkn_loaded() */
+extern wkn_api wkn;           /* valid once wkn_ensure_loaded() succeeded */
 extern wkn_cudart wkn_cuda;   /* valid once wkn_cudart_ready() */
 
-int wkn_loaded(void);
 /* Loads the library through the package's Python code (its search rules);
  * 0, or -1 with an exception set. */
 int wkn_ensure_loaded(void);
@@ -104,8 +103,6 @@ extern int wkn_release_gil;
 /* Dtype codes of the package: the wk_dtype values, then the two byte masks
  * that only compress() takes (never passed to C as a dtype). */
 enum { WKN_BOOL = WK_DTYPE_COUNT, WKN_UINT8, WKN_DTYPES };
-
-extern const size_t wkn_itemsize[WKN_DTYPES];
 
 /* -------------------------------------------------------- array routes */
 
@@ -155,7 +152,7 @@ void wkn_routes_clear(void);
 
 /* Interned names, made at import. */
 typedef struct wkn_names {
-    PyObject *data_ptr, *numel, *is_contiguous, *get_device, *dtype, *new_empty, *empty_like, *data, *ptr,
+    PyObject *data_ptr, *numel, *is_contiguous, *get_device, *dtype, *data, *ptr,
         *device_id, *size, *flags, *c_contiguous, *torch, *cupy;
 } wkn_names;
 extern wkn_names wkn_name;
