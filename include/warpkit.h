@@ -588,6 +588,22 @@ wk_status wk_where_from(wk_context *ctx, const void *d_in, int64_t *d_indices, u
                         wk_dtype dtype, wk_predicate predicate, const int64_t *d_index_base,
                         cudaStream_t stream);
 
+/* ------------------------------------------------------------ read-back */
+
+/* Copies `bytes` (1 to WK_COPY_TO_HOST_MAX_BYTES) from d_src to host memory
+ * at h_dst once the work queued before it on `stream` is done, and waits for
+ * it: a select's count or a result, read back. A one-block kernel stores the
+ * bytes into pinned host memory that the device maps (one slot per
+ * workspace), and h_dst gets them after the stream's synchronization: on
+ * sm_90 this reaches the host sooner after a kernel than cudaMemcpyAsync
+ * followed by a synchronization (docs/results.md). d_src is device, managed
+ * or mapped pinned memory of ctx's device, with any alignment; h_dst any host
+ * memory. Synchronizes `stream`, so on a stream being captured it returns
+ * WK_ERROR_CAPTURE at once. Since 0.2.0. */
+#define WK_COPY_TO_HOST_MAX_BYTES 256
+wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst,
+                          size_t bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -81,6 +81,7 @@ parts = [
     ("torch._C._cuda_getCurrentRawStream(0)", lambda: raw(0)),
     ("count.item()", lambda: cnt.item()),
     ("kept[:k]", lambda: kept[:100]),
+    ("kept.narrow(0, 0, k)", lambda: kept.narrow(0, 0, 100)),
 ]
 rows = []
 for gil in (True, False):
@@ -95,6 +96,9 @@ for name, fn in parts:
     us = per_call(fn, 5000 if "item" in name else 20000)
     rows.append((name, us))
     print("%-52s %8.2f us" % (name, us), flush=True)
+for name, us in nat.time_torch_route(x, 20000).items():
+    rows.append(("route step: " + name, us))
+    print("%-52s %8.2f us" % ("route step: " + name, us), flush=True)
 if "--json" in sys.argv:
     with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
         json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "n": n,

@@ -437,7 +437,8 @@ static PyObject *do_select(const fn_spec *f, PyObject **a)
 }
 
 /* trim(out, count): reads a PyTorch count on its device's current stream,
- * as count.item() does, and slices out[:count]. */
+ * as count.item() does (through wk_copy_to_host where the library has it:
+ * sooner after the select's kernel than a copy), and slices out[:count]. */
 static PyObject *do_trim(const fn_spec *f, PyObject **a)
 {
     (void)f;
@@ -457,21 +458,31 @@ static PyObject *do_trim(const fn_spec *f, PyObject **a)
         return FALLBACK;
     }
     uint64_t k = 0;
-    int err;
-    Py_BEGIN_ALLOW_THREADS
-    err = wkn_cuda.memcpy_async(&k, c.ptr, sizeof k, 2 /* cudaMemcpyDeviceToHost */, c.stream);
-    if (err == 0)
-        err = wkn_cuda.stream_synchronize(c.stream);
-    Py_END_ALLOW_THREADS
-    if (err != 0)
-        return wkn_raise_cuda(err, "warpkit.trim: reading count");
+    if (wkn.copy_to_host) {
+        wk_context *ctx = wkn_context(c.device);
+        if (!ctx)
+            return NULL;
+        wk_status st;
+        Py_BEGIN_ALLOW_THREADS
+        st = wkn.copy_to_host(ctx, c.ptr, &k, sizeof k, c.stream);
+        Py_END_ALLOW_THREADS
+        if (st != WK_SUCCESS)
+            return wkn_raise_status(st, "warpkit.trim");
+    } else {
+        int err;
+        Py_BEGIN_ALLOW_THREADS
+        err = wkn_cuda.memcpy_async(&k, c.ptr, sizeof k, 2 /* cudaMemcpyDeviceToHost */, c.stream);
+        if (err == 0)
+            err = wkn_cuda.stream_synchronize(c.stream);
+        Py_END_ALLOW_THREADS
+        if (err != 0)
+            return wkn_raise_cuda(err, "warpkit.trim: reading count");
+    }
     PyObject *stop = c.dtype == WK_I64 ? PyLong_FromLongLong((long long)k) : PyLong_FromUnsignedLongLong(k);
-    PyObject *slice = stop ? PySlice_New(NULL, stop, NULL) : NULL;
-    Py_XDECREF(stop);
-    if (!slice)
+    if (!stop)
         return NULL;
-    PyObject *view = PyObject_GetItem(a[A_OUT], slice);
-    Py_DECREF(slice);
+    PyObject *view = wkn_torch_head(a[A_OUT], stop);
+    Py_DECREF(stop);
     return view;
 }
 

@@ -33,6 +33,7 @@ static const symbol api_symbols[] = {
     WKN_SYM(reduce, "wk_reduce", 0),
     WKN_SYM(reduce_repro, "wk_reduce_repro", 0),
     WKN_SYM(reduce_index, "wk_reduce_index", 1),
+    WKN_SYM(copy_to_host, "wk_copy_to_host", 1),
     WKN_SYM(inclusive_scan, "wk_inclusive_scan", 0),
     WKN_SYM(exclusive_scan, "wk_exclusive_scan", 0),
     WKN_SYM(scan_reserve, "wk_scan_reserve", 0),

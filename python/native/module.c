@@ -44,8 +44,6 @@ static int intern_names(void)
         PyObject **slot;
         const char *text;
     } names[] = {
-        {&wkn_name.data_ptr, "data_ptr"},   {&wkn_name.numel, "numel"},
-        {&wkn_name.is_contiguous, "is_contiguous"}, {&wkn_name.get_device, "get_device"},
         {&wkn_name.dtype, "dtype"},         {&wkn_name.data, "data"},
         {&wkn_name.ptr, "ptr"},             {&wkn_name.device_id, "device_id"},
         {&wkn_name.size, "size"},           {&wkn_name.flags, "flags"},

@@ -25,8 +25,8 @@
 /* ---------------------------------------------------------------- library */
 
 /* The entry points of the loaded libwarpkit, looked up by name, typed from
- * the header's own declarations. The segmented calls and wk_reduce_index
- * are optional (an older library lacks them: NULL). */
+ * the header's own declarations. The segmented calls, wk_reduce_index and
+ * wk_copy_to_host are optional (an older library lacks them: NULL). */
 typedef struct wkn_api {
     __typeof__(wk_status_string) *status_string;
     __typeof__(wk_last_error_message) *last_error_message;
@@ -34,7 +34,8 @@ typedef struct wkn_api {
     __typeof__(wk_context_sm_count) *context_sm_count;
     __typeof__(wk_reduce) *reduce;
     __typeof__(wk_reduce_repro) *reduce_repro;
-    __typeof__(wk_reduce_index) *reduce_index; /* since 0.2.0 */
+    __typeof__(wk_reduce_index) *reduce_index;     /* since 0.2.0 */
+    __typeof__(wk_copy_to_host) *copy_to_host;     /* since 0.2.0 */
     __typeof__(wk_inclusive_scan) *inclusive_scan;
     __typeof__(wk_exclusive_scan) *exclusive_scan;
     __typeof__(wk_scan_reserve) *scan_reserve;
@@ -137,6 +138,10 @@ PyObject *wkn_cupy_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int d
 int wkn_torch_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr);
 int wkn_cupy_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr);
 
+/* out[:stop] for a PyTorch tensor (a narrow where that is the same view),
+ * or for any other array. */
+PyObject *wkn_torch_head(PyObject *out, PyObject *stop);
+
 /* The current stream of a device in PyTorch. */
 int wkn_torch_stream(int device, void **stream);
 
@@ -152,8 +157,7 @@ void wkn_routes_clear(void);
 
 /* Interned names, made at import. */
 typedef struct wkn_names {
-    PyObject *data_ptr, *numel, *is_contiguous, *get_device, *dtype, *data, *ptr,
-        *device_id, *size, *flags, *c_contiguous, *torch, *cupy;
+    PyObject *dtype, *data, *ptr, *device_id, *size, *flags, *c_contiguous, *torch, *cupy;
 } wkn_names;
 extern wkn_names wkn_name;
 

@@ -15,12 +15,19 @@
  * Python API offers for a fixed shape. */
 enum { TEMPLATE_SCALAR, TEMPLATE_PAIR, TEMPLATE_KINDS };
 
+/* The methods a tensor is read through, called unbound: no bound method
+ * is made per call. */
+enum { M_DATA_PTR, M_GET_DEVICE, M_NUMEL, M_IS_CONTIGUOUS, METHODS };
+static const char *const method_names[METHODS] = {"data_ptr", "get_device", "numel", "is_contiguous"};
+
 typedef struct torch_cache {
     PyObject *module;
     PyTypeObject *tensor;
     PyObject *dtypes[WKN_DTYPES];
     PyObject *dtype_kw[WKN_DTYPES]; /* {"dtype": torch.<dtype>} */
     PyObject *new_empty;  /* Tensor.new_empty, unbound */
+    PyObject *methods[METHODS]; /* Tensor.data_ptr and the others, unbound */
+    PyObject *narrow;     /* Tensor.narrow, unbound */
     PyObject *empty_like; /* torch.empty_like */
     PyObject *raw_stream; /* torch._C._cuda_getCurrentRawStream */
     PyObject *device_args[WKN_TEMPLATE_DEVICES]; /* (device,), for raw_stream */
@@ -41,6 +48,9 @@ static void clear(void)
         Py_CLEAR(T.dtype_kw[i]);
     }
     Py_CLEAR(T.new_empty);
+    for (int m = 0; m < METHODS; m++)
+        Py_CLEAR(T.methods[m]);
+    Py_CLEAR(T.narrow);
     Py_CLEAR(T.empty_like);
     Py_CLEAR(T.raw_stream);
     for (int d = 0; d < WKN_TEMPLATE_DEVICES; d++) {
@@ -82,6 +92,12 @@ static int build(PyObject *module)
         }
     }
     T.new_empty = optional_attr(tensor, "new_empty");
+    for (int m = 0; m < METHODS; m++)
+        if (!(T.methods[m] = optional_attr(tensor, method_names[m]))) {
+            clear();
+            return 0;
+        }
+    T.narrow = optional_attr(tensor, "narrow");
     T.empty_like = optional_attr(module, "empty_like");
     PyObject *c = optional_attr(module, "_C");
     T.raw_stream = optional_attr(c, "_cuda_getCurrentRawStream");
@@ -110,16 +126,8 @@ int wkn_is_torch(PyObject *x)
 
 void wkn_routes_clear_torch(void) { clear(); }
 
-/* x.<name>(): the bound method, called without arguments. */
-static PyObject *call0(PyObject *x, PyObject *name)
-{
-    PyObject *m = PyObject_GetAttr(x, name);
-    if (!m)
-        return NULL;
-    PyObject *r = PyObject_CallNoArgs(m);
-    Py_DECREF(m);
-    return r;
-}
+/* x.<method>(), through the unbound method. */
+static PyObject *call0(PyObject *x, int method) { return PyObject_CallFunctionObjArgs(T.methods[method], x, NULL); }
 
 static int dtype_code(PyObject *dt)
 {
@@ -130,9 +138,9 @@ static int dtype_code(PyObject *dt)
 }
 
 /* An int result of a method, or -1 with or without an exception. */
-static long long call_long(PyObject *x, PyObject *name)
+static long long call_long(PyObject *x, int method)
 {
-    PyObject *r = call0(x, name);
+    PyObject *r = call0(x, method);
     if (!r)
         return -1;
     long long v = PyLong_AsLongLong(r);
@@ -168,22 +176,22 @@ static int take_apart(PyObject *x, wkn_view *v, int with_stream)
     Py_DECREF(dt);
     if (code < 0 || code >= WK_DTYPE_COUNT)
         return 0; /* masks and other dtypes: the Python code says why */
-    long long device = call_long(x, wkn_name.get_device);
+    long long device = call_long(x, M_GET_DEVICE);
     if (device < 0)
         return PyErr_Occurred() ? -1 : 0; /* a CPU tensor */
-    long long n = call_long(x, wkn_name.numel);
+    long long n = call_long(x, M_NUMEL);
     if (n < 0)
         return PyErr_Occurred() ? -1 : 0;
     /* One element lies at its pointer whatever the strides say. */
     if (n > 1) {
-        PyObject *contiguous = call0(x, wkn_name.is_contiguous);
+        PyObject *contiguous = call0(x, M_IS_CONTIGUOUS);
         if (!contiguous)
             return -1;
         Py_DECREF(contiguous);
         if (contiguous != Py_True)
             return 0;
     }
-    PyObject *p = call0(x, wkn_name.data_ptr);
+    PyObject *p = call0(x, M_DATA_PTR);
     if (!p)
         return -1;
     v->ptr = PyLong_AsVoidPtr(p);
@@ -248,7 +256,7 @@ PyObject *wkn_torch_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int 
     }
     if (!out)
         return NULL;
-    PyObject *p = call0(out, wkn_name.data_ptr);
+    PyObject *p = call0(out, M_DATA_PTR);
     if (!p) {
         Py_DECREF(out);
         return NULL;
@@ -256,6 +264,26 @@ PyObject *wkn_torch_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int 
     *ptr = PyLong_AsVoidPtr(p);
     Py_DECREF(p);
     return out;
+}
+
+PyObject *wkn_torch_head(PyObject *out, PyObject *stop)
+{
+    /* narrow(0, 0, k) is out[:k] wherever it succeeds (0 <= k <= out's
+     * first extent); where it fails the slice says what it means. */
+    if (T.narrow && wkn_is_torch(out) && PyLong_AsLongLong(stop) >= 0) {
+        PyObject *zero = PyLong_FromLong(0);
+        PyObject *view = zero ? PyObject_CallFunctionObjArgs(T.narrow, out, zero, zero, stop, NULL) : NULL;
+        Py_XDECREF(zero);
+        if (view)
+            return view;
+    }
+    PyErr_Clear();
+    PyObject *slice = PySlice_New(NULL, stop, NULL);
+    if (!slice)
+        return NULL;
+    PyObject *view = PyObject_GetItem(out, slice);
+    Py_DECREF(slice);
+    return view;
 }
 
 int wkn_torch_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr)

@@ -77,6 +77,13 @@ class Tensor:
                           strides=st[:-1])
         return type(self)(self._ptr + k * self.dtype.itemsize, (), self.dtype, self._dev)
 
+    def narrow(self, dim, start, length):
+        # torch's narrow: out of range raises (trim then slices instead)
+        if dim != 0 or not self.shape or not 0 <= start <= start + length <= self.shape[0]:
+            raise RuntimeError("narrow: out of range")
+        self._state.narrows += 1
+        return type(self)(self._ptr + start * self.dtype.itemsize, (length,) + self.shape[1:], self.dtype, self._dev)
+
     def dim(self):
         return len(self.shape)
 
@@ -98,7 +105,7 @@ def make():
         setattr(torch, name, dtype(name, size))
     torch.Tensor = None  # set below, once the state exists
     torch.device = Device
-    state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[])
+    state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[], narrows=0)
 
     def alloc(shape, dtype, dev, how):
         t = T(state.next, shape, dtype, dev)

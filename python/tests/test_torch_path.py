@@ -93,8 +93,25 @@ def test_torch_trim_reads_count_on_current_stream(stub, torch):
     out, count = warpkit.select(x, ">", 0.5)
     stub.count_value(4)
     kept = warpkit.trim(out, count)
-    assert kept.shape == (4,) and kept.data_ptr() == out.data_ptr()
-    assert "memcpy(0x%x,0xc0);sync(0xc0" % count.data_ptr() in stub.log
+    assert kept.shape == (4,) and kept.data_ptr() == out.data_ptr() and torch._state.narrows == 1
+    assert stub.last.fn == b"wk_copy_to_host" and stub.last.n == 8 and stub.last.in_ == count.data_ptr()
+    assert "copy_to_host(0x%x,0xc0)" % count.data_ptr() in stub.log and "memcpy" not in stub.log
+    stub.count_value(12)  # past out's end: narrow refuses, the slice stops at the end
+    assert warpkit.trim(out, count).shape == (9,) and torch._state.narrows == 1
+
+
+def test_torch_trim_on_an_older_library(old_stub, monkeypatch):
+    """Without wk_copy_to_host the count is read with a copy and a sync."""
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("the real torch is installed: the GPU tests cover its path")
+    torch = fake_torch.make()
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    for name, value in (("_out_libs", {}), ("VIEWERS", {}), ("fallback_outlib", None)):
+        monkeypatch.setattr(_arrays, name, value)
+    out, count = warpkit.select(torch.Tensor(0x1000, (9,), torch.float32), ">", 0.5)
+    old_stub.count_value(3)
+    assert warpkit.trim(out, count).shape == (3,)
+    assert "memcpy(0x%x,0xc0);sync(0xc0" % count.data_ptr() in old_stub.log
 
 
 def test_torch_python_route_for_the_rest(stub, torch):

@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include <string.h>
+
 typedef cudaError_t (*reduce_launcher)(const wk_reduce_launch *);
 
 static const reduce_launcher launchers[WK_DTYPE_COUNT] = {
@@ -143,26 +145,12 @@ extern "C" wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t 
                         [&] { return checked_reduce(ctx, d_in, d_index, n, dtype, op, stream, fn, NULL, 1); });
 }
 
-/* Fails, touching nothing, when `stream` is being captured: the copy to the
- * host and the wait cannot be part of a graph. */
-static wk_status check_not_capturing(cudaStream_t stream, const char *fn)
-{
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
-    if (err == cudaErrorStreamCaptureImplicit || (err == cudaSuccess && capture != cudaStreamCaptureStatusNone))
-        return wk_fail(WK_ERROR_CAPTURE,
-                       "%s: the stream is being captured into a graph, and this call waits for its result; "
-                       "use wk_reduce there",
-                       fn);
-    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
-}
-
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
                                        wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     const char *fn = "wk_reduce_to_host";
     return wk_on_device(ctx, fn, [&] {
-        wk_status status = check_not_capturing(stream, fn);
+        wk_status status = wk_check_not_capturing(stream, fn, "wk_reduce");
         if (status != WK_SUCCESS)
             return status;
         if (!h_out)
@@ -172,16 +160,19 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
         wk_workspace_use use;
         if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
             return status;
-        /* One result slot per workspace: calls from other threads on this
-         * stream wait until this one has its value. */
+        /* One host slot per workspace: calls from other threads on this
+         * stream wait until this one has its value. The kernel stores the
+         * result there itself, so no copy follows it. */
         wk_workspace_lock_result(&use);
-        status = launch_reduce(ctx, &use, d_in, use.result, n, dtype, op, 0, stream, fn, NULL);
+        void *slot = NULL;
+        status = wk_workspace_host_slot(&use, &slot, fn);
+        if (status == WK_SUCCESS)
+            status = launch_reduce(ctx, &use, d_in, slot, n, dtype, op, 0, stream, fn, NULL);
         if (status == WK_SUCCESS) {
-            size_t bytes = wk_reduce_result_size(dtype, op);
-            cudaError_t err = cudaMemcpyAsync(h_out, use.result, bytes, cudaMemcpyDeviceToHost, stream);
+            cudaError_t err = cudaStreamSynchronize(stream);
             if (err == cudaSuccess)
-                err = cudaStreamSynchronize(stream);
-            if (err != cudaSuccess)
+                memcpy(h_out, slot, wk_reduce_result_size(dtype, op));
+            else
                 status = wk_cuda_fail(err, fn);
         }
         wk_workspace_unlock_result(&use);

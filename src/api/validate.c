@@ -1,4 +1,5 @@
 #include "validate.h"
+#include "context.h"
 #include "internal.h"
 
 #include <stdint.h>
@@ -76,4 +77,18 @@ int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_byt
     if (a_bytes == 0 || b_bytes == 0)
         return 0;
     return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
+
+wk_status wk_check_not_capturing(cudaStream_t stream, const char *fn, const char *instead)
+{
+    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    if (err == cudaErrorStreamCaptureImplicit || (err == cudaSuccess && capture != cudaStreamCaptureStatusNone)) {
+        cudaGetLastError(); /* the refusal must not leak into later calls */
+        return wk_fail(WK_ERROR_CAPTURE,
+                       "%s: the stream is being captured into a graph, and this call waits for its result; "
+                       "use %s there",
+                       fn, instead);
+    }
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }

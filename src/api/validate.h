@@ -4,6 +4,8 @@
 
 #include "warpkit.h"
 
+#include <cuda_runtime.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +22,12 @@ wk_status wk_check_device_pointer(const void *p, int device, size_t align, const
 
 /* n elements of elem_size bytes fit in the address space. */
 wk_status wk_check_extent(size_t n, size_t elem_size, const char *fn);
+
+/* Fails with WK_ERROR_CAPTURE, touching nothing, when `stream` is being
+ * captured (or is the legacy stream while another is captured): a call that
+ * waits for its result cannot be part of a graph. `instead` names the call
+ * to capture there. */
+wk_status wk_check_not_capturing(cudaStream_t stream, const char *fn, const char *instead);
 
 /* [a, a + a_bytes) and [b, b + b_bytes) share a byte. */
 int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes);

@@ -36,15 +36,15 @@ enum class owner { none, stream, graph };
 } // namespace
 
 struct wk_workspace {
-    buffer fixed;  /* partials, ticket, result slot, scan state */
+    buffer fixed;  /* partials, ticket, scan state, segmented board */
     buffer slots;  /* tile-status words of `tiles` tiles         */
     size_t tiles = 0;
     std::vector<buffer> retired; /* replaced slot buffers: earlier launches and graphs may use them */
     void *partials = nullptr;
     unsigned *ticket = nullptr;
-    void *result = nullptr;
     wk_tile_state *scan_state = nullptr;
     wk_seg_board *board = nullptr;
+    void *host_slot = nullptr; /* pinned and mapped, made by the first read-back */
 
     owner held_by = owner::none;
     unsigned long long stream_id = 0;  /* the stream that holds it (its handle, in a capture) */
@@ -205,6 +205,8 @@ void free_workspace(wk_workspace *ws, cudaStream_t stream)
         release_buffer(b, stream);
     if (ws->last_use)
         cudaEventDestroy(ws->last_use);
+    if (ws->host_slot)
+        cudaFreeHost(ws->host_slot);
     delete ws;
 }
 
@@ -234,14 +236,13 @@ cudaError_t make_workspace(const wk_context *ctx, wk_workspaces *set, size_t til
     if (!ws)
         return cudaErrorMemoryAllocation;
     const size_t pb = set->partial_bytes;
-    cudaError_t err = alloc_zeroed(set, pb + 3 * 256 + round_up(sizeof(wk_seg_board), 256), mode, stream, &ws->fixed);
+    cudaError_t err = alloc_zeroed(set, pb + 2 * 256 + round_up(sizeof(wk_seg_board), 256), mode, stream, &ws->fixed);
     if (err == cudaSuccess) {
         char *base = static_cast<char *>(ws->fixed.memory);
         ws->partials = base;
         ws->ticket = reinterpret_cast<unsigned *>(base + pb);
-        ws->result = base + pb + 256;
-        ws->scan_state = reinterpret_cast<wk_tile_state *>(base + pb + 512);
-        ws->board = reinterpret_cast<wk_seg_board *>(base + pb + 768);
+        ws->scan_state = reinterpret_cast<wk_tile_state *>(base + pb + 256);
+        ws->board = reinterpret_cast<wk_seg_board *>(base + pb + 512);
         size_t want = tiles > set->reserved_tiles ? tiles : set->reserved_tiles;
         err = grow_slots(set, ws, want, mode, stream);
     }
@@ -443,7 +444,6 @@ extern "C" wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, 
     use->ws = ws;
     use->partials = ws->partials;
     use->ticket = ws->ticket;
-    use->result = ws->result;
     use->board = ws->board;
     char *base = static_cast<char *>(ws->slots.memory);
     use->slots.state = ws->scan_state;
@@ -467,6 +467,29 @@ extern "C" void wk_workspace_release(wk_context *ctx, cudaStream_t stream, const
         ws->covered = record && ws->last_use && cudaEventRecord(ws->last_use, stream) == cudaSuccess;
     }
     --ws->in_flight;
+}
+
+extern "C" wk_status wk_workspace_host_slot(const wk_workspace_use *use, void **slot, const char *fn)
+{
+    wk_workspace *ws = use->ws;
+    if (!ws->host_slot) {
+        void *p = nullptr;
+        cudaError_t err = cudaHostAlloc(&p, WK_HOST_SLOT_BYTES, cudaHostAllocMapped | cudaHostAllocPortable);
+        void *mapped = nullptr;
+        if (err == cudaSuccess)
+            err = cudaHostGetDevicePointer(&mapped, p, 0);
+        /* The kernels store through the host address itself (unified addressing). */
+        if (err == cudaSuccess && mapped != p)
+            err = cudaErrorNotSupported;
+        if (err != cudaSuccess) {
+            if (p)
+                cudaFreeHost(p);
+            return wk_cuda_fail(err, fn);
+        }
+        ws->host_slot = p;
+    }
+    *slot = ws->host_slot;
+    return WK_SUCCESS;
 }
 
 extern "C" void wk_workspace_lock_result(const wk_workspace_use *use) { use->ws->result_lock.lock(); }

@@ -1,6 +1,6 @@
 /* The context's workspaces. Every call in flight owns one: the reduce's
- * partials and ticket, a result slot, and the tile-status words of scans and
- * selects. Calls on one stream share its workspace (the stream orders them);
+ * partials and ticket, the tile-status words of scans and selects, and a
+ * host slot for results read back. Calls on one stream share its workspace (the stream orders them);
  * calls on other streams, and calls captured into a graph, get their own, so
  * no two kernels that may run at once ever touch the same device words.
  *
@@ -33,7 +33,6 @@ typedef struct wk_workspace_use {
     struct wk_workspace *ws;
     void *partials;      /* reduce: wk_reduce_partial_slots() slots */
     unsigned *ticket;    /* reduce: last-block ticket (tiles: and the groups') */
-    void *result;        /* device result slot of wk_reduce_to_host */
     wk_tile_slots slots; /* scan and select: tile-status words      */
     struct wk_seg_board *board; /* segmented: counters, list and pieces */
 } wk_workspace_use;
@@ -54,8 +53,18 @@ wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, size_t tile
 /* Ends the call: after its launch (or after a failure), on the same stream. */
 void wk_workspace_release(wk_context *ctx, cudaStream_t stream, const wk_workspace_use *use);
 
-/* Serializes the users of one workspace's result slot (wk_reduce_to_host
- * from several threads on one stream). */
+/* Bytes of a workspace's host slot. */
+#define WK_HOST_SLOT_BYTES 256
+
+/* The workspace's host slot: WK_HOST_SLOT_BYTES of pinned host memory that
+ * the device maps at the same address, made at the first use. A kernel's
+ * store there reaches the host once the stream is synchronized, sooner than
+ * a cudaMemcpyAsync after the kernel would. Use it under the result lock. */
+wk_status wk_workspace_host_slot(const wk_workspace_use *use, void **slot, const char *fn);
+
+/* Serializes the users of one workspace's result and host slots
+ * (wk_reduce_to_host and wk_copy_to_host from several threads on one
+ * stream). */
 void wk_workspace_lock_result(const wk_workspace_use *use);
 void wk_workspace_unlock_result(const wk_workspace_use *use);
 

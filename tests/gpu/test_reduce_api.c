@@ -3,7 +3,8 @@
  * the stream into a graph) and leaves the output as it was; a good call is
  * exactly one kernel launch at every size; results repeat bit for bit;
  * wk_reduce_to_host and managed memory work; wk_reduce_index writes the
- * index wk_reduce gives and nothing else. Exits 77 without a device. */
+ * index wk_reduce gives and nothing else; wk_copy_to_host reads back what
+ * the stream's last kernel wrote. Exits 77 without a device. */
 #include "api/tuning.h"
 #include "api_test_util.h"
 #include "generate.h"
@@ -539,6 +540,117 @@ static void test_index(uint64_t seed, void *d_small, void *d_small_out)
     free(h);
 }
 
+/* wk_copy_to_host: a bad call returns its status with a message, captures
+ * nothing and leaves h_dst as it was; a good one copies exactly `bytes` from
+ * any offset, after the kernel queued before it, from device and managed
+ * memory. */
+static void test_copy_to_host(uint64_t seed)
+{
+    unsigned char *d, *m, host[WK_COPY_TO_HOST_MAX_BYTES + 16], bytes[WK_COPY_TO_HOST_MAX_BYTES + 16];
+    CHECK_CUDA(cudaMalloc((void **)&d, 1024));
+    CHECK_CUDA(cudaMallocManaged((void **)&m, 1024, cudaMemAttachGlobal));
+    struct {
+        const char *what;
+        wk_context *c;
+        const void *src;
+        void *dst;
+        size_t bytes;
+        wk_status want;
+    } bad[] = {
+        {"NULL ctx", NULL, d, host, 8, WK_ERROR_INVALID_ARGUMENT},
+        {"0 bytes", ctx, d, host, 0, WK_ERROR_INVALID_ARGUMENT},
+        {"257 bytes", ctx, d, host, WK_COPY_TO_HOST_MAX_BYTES + 1, WK_ERROR_INVALID_ARGUMENT},
+        {"SIZE_MAX bytes", ctx, d, host, SIZE_MAX, WK_ERROR_INVALID_ARGUMENT},
+        {"NULL h_dst", ctx, d, NULL, 8, WK_ERROR_INVALID_ARGUMENT},
+        {"NULL d_src", ctx, NULL, host, 8, WK_ERROR_INVALID_ARGUMENT},
+        {"host d_src", ctx, bytes, host, 8, WK_ERROR_INVALID_POINTER},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        memset(host, POISON, sizeof host);
+        wk_status st = wk_copy_to_host(bad[i].c, bad[i].src, bad[i].dst, bad[i].bytes, stream);
+        int untouched = 1;
+        for (size_t b = 0; b < sizeof host; ++b)
+            untouched &= host[b] == POISON;
+        char label[256];
+        snprintf(label, sizeof label, "wk_copy_to_host, %s: status %s (want %s), message '%s'%s", bad[i].what,
+                 wk_status_string(st), wk_status_string(bad[i].want), wk_last_error_message(),
+                 untouched ? "" : ", h_dst written");
+        wk_expect(&tally, st == bad[i].want && strlen(wk_last_error_message()) > 0 && untouched, label);
+    }
+    {
+        cudaGraph_t graph;
+        memset(host, POISON, sizeof host);
+        CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+        wk_status st = wk_copy_to_host(ctx, d, host, 8, stream);
+        CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+        wk_capture got;
+        wk_count_graph_nodes(graph, &got);
+        CHECK_CUDA(cudaGraphDestroy(graph));
+        char label[192];
+        snprintf(label, sizeof label, "wk_copy_to_host on a capturing stream: status %s, %zu nodes, h_dst %s",
+                 wk_status_string(st), got.nodes, host[0] == POISON ? "untouched" : "written");
+        wk_expect(&tally, st == WK_ERROR_CAPTURE && got.nodes == 0 && host[0] == POISON, label);
+    }
+
+    /* Fresh bytes at every offset and length; the bytes past h_dst[len] stay. */
+    uint64_t state = seed ^ 0x9e3779b97f4a7c15ull;
+    int all = 1, cases = 0;
+    unsigned char *srcs[2] = {d, m};
+    for (int k = 0; k < 2; ++k) {
+        const size_t lengths[] = {1, 3, 8, 16, 17, 100, 255, WK_COPY_TO_HOST_MAX_BYTES};
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; ++l)
+            for (size_t offset = 0; offset < 8; ++offset) {
+                size_t len = lengths[l];
+                for (size_t b = 0; b < len; ++b) {
+                    state = state * 6364136223846793005ull + 1442695040888963407ull;
+                    bytes[b] = (unsigned char)(state >> 56);
+                }
+                CHECK_CUDA(cudaMemcpy(srcs[k] + offset, bytes, len, cudaMemcpyHostToDevice));
+                memset(host, POISON, sizeof host);
+                wk_status st = wk_copy_to_host(ctx, srcs[k] + offset, host, len, stream);
+                int ok = st == WK_SUCCESS && memcmp(host, bytes, len) == 0;
+                for (size_t b = len; b < sizeof host; ++b)
+                    ok &= host[b] == POISON;
+                if (!ok) {
+                    char label[160];
+                    snprintf(label, sizeof label, "wk_copy_to_host %s memory, %zu bytes at offset %zu: status %s",
+                             k ? "managed" : "device", len, offset, wk_status_string(st));
+                    wk_expect(&tally, 0, label);
+                }
+                all &= ok;
+                ++cases;
+            }
+    }
+    char label[128];
+    snprintf(label, sizeof label, "wk_copy_to_host: %d copies exact, nothing written past them", cases);
+    wk_expect(&tally, all, label);
+
+    /* After a reduce on the same stream: the copy waits for its result. */
+    const size_t n = ((size_t)1 << 22) + 7;
+    float *h_in = malloc(n * sizeof(float)), *d_in;
+    if (!h_in) {
+        wk_expect(&tally, 0, "wk_copy_to_host: host memory for the input");
+    } else {
+        wk_generate(h_in, n, WK_F32, WK_GEN_SMALL_INTS, seed ^ 77);
+        CHECK_CUDA(cudaMalloc((void **)&d_in, n * sizeof(float)));
+        CHECK_CUDA(cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice));
+        int same = 1;
+        for (int r = 0; r < 20; ++r) {
+            float want = 0, got = -1;
+            CHECK_CUDA(cudaMemset(d, 0, 4));
+            wk_status a = wk_reduce_to_host(ctx, d_in + r, &want, n - r, WK_F32, WK_MAX, stream);
+            wk_status b = wk_reduce(ctx, d_in + r, d, n - r, WK_F32, WK_MAX, stream);
+            wk_status c = wk_copy_to_host(ctx, d, &got, sizeof got, stream);
+            same &= a == WK_SUCCESS && b == WK_SUCCESS && c == WK_SUCCESS && memcmp(&want, &got, 4) == 0 && want != 0;
+        }
+        wk_expect(&tally, same, "wk_copy_to_host after wk_reduce reads its result (20 times)");
+        CHECK_CUDA(cudaFree(d_in));
+        free(h_in);
+    }
+    CHECK_CUDA(cudaFree(d));
+    CHECK_CUDA(cudaFree(m));
+}
+
 int main(void)
 {
     int setup = wk_test_setup(wk_create(&ctx, -1), "wk_create");
@@ -561,6 +673,7 @@ int main(void)
     test_cluster_shape(seed);
     test_nan_bits(seed);
     test_index(seed, d_in, d_out);
+    test_copy_to_host(seed);
 
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out));

@@ -59,6 +59,7 @@ int stub_compute;         /* segmented calls compute on host memory */
 uint64_t stub_memcpy_value; /* what cudaMemcpyAsync reads from the device (without stub_compute) */
 
 static char last_message[256];
+static void logf_(const char *name, uint64_t a, uint64_t b);
 
 static wk_status finish(const char *fn)
 {
@@ -167,6 +168,23 @@ wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index, s
     record(ctx, d_in, d_index, n, dtype, stream);
     stub_last.op = op;
     return finish("wk_reduce_index");
+}
+
+/* Reads what cudaMemcpyAsync would (stub_memcpy_value, or the memory itself
+ * with stub_compute), and logs "copy_to_host(src,stream);". */
+wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst, size_t bytes, cudaStream_t stream)
+{
+    record(ctx, d_src, h_dst, bytes, -1, stream);
+    logf_("copy_to_host", (uintptr_t)d_src, (uintptr_t)stream);
+    if (!stub_status) {
+        if (stub_compute) {
+            memcpy(h_dst, d_src, bytes);
+        } else {
+            memset(h_dst, 0, bytes);
+            memcpy(h_dst, &stub_memcpy_value, bytes < sizeof stub_memcpy_value ? bytes : sizeof stub_memcpy_value);
+        }
+    }
+    return finish("wk_copy_to_host");
 }
 #endif
 

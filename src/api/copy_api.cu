@@ -1,0 +1,65 @@
+/* wk_copy_to_host: a few bytes of device memory read back to the host by a
+ * one-block kernel that stores them into the workspace's mapped host slot. */
+#include "common/chained_launch.cuh"
+#include "context.h"
+#include "internal.h"
+#include "validate.h"
+#include "workspace.h"
+
+#include <cuda_runtime.h>
+
+#include <string.h>
+
+static_assert(WK_COPY_TO_HOST_MAX_BYTES <= WK_HOST_SLOT_BYTES, "a read-back fits the host slot");
+
+namespace {
+
+/* One byte a thread, so any alignment and any length up to the slot's. */
+__global__ void __launch_bounds__(WK_HOST_SLOT_BYTES)
+copy_bytes(const unsigned char *src, unsigned char *dst, unsigned bytes)
+{
+    wk::wait_for_previous_kernel();
+    if (threadIdx.x < bytes)
+        dst[threadIdx.x] = src[threadIdx.x];
+}
+
+} // namespace
+
+extern "C" wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst, size_t bytes,
+                                     cudaStream_t stream)
+{
+    const char *fn = "wk_copy_to_host";
+    return wk_on_device(ctx, fn, [&] {
+        wk_status status = wk_check_not_capturing(stream, fn, "cudaMemcpyAsync");
+        if (status != WK_SUCCESS)
+            return status;
+        if (bytes < 1 || bytes > WK_COPY_TO_HOST_MAX_BYTES)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: bytes = %zu is outside 1 to %d", fn, bytes,
+                           WK_COPY_TO_HOST_MAX_BYTES);
+        if (!h_dst)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_dst is NULL", fn);
+        if ((status = wk_check_device_pointer(d_src, ctx->device, 1, fn, "d_src")) != WK_SUCCESS)
+            return status;
+        wk_workspace_use use;
+        if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+            return status;
+        wk_workspace_lock_result(&use);
+        void *slot = NULL;
+        status = wk_workspace_host_slot(&use, &slot, fn);
+        if (status == WK_SUCCESS) {
+            cudaError_t err =
+                wk::launch_chained(copy_bytes, 1, WK_HOST_SLOT_BYTES, 0, stream, ctx->cc_major >= 9,
+                                   static_cast<const unsigned char *>(d_src), static_cast<unsigned char *>(slot),
+                                   (unsigned)bytes);
+            if (err == cudaSuccess)
+                err = cudaStreamSynchronize(stream);
+            if (err == cudaSuccess)
+                memcpy(h_dst, slot, bytes);
+            else
+                status = wk_cuda_fail(err, fn);
+        }
+        wk_workspace_unlock_result(&use);
+        wk_workspace_release(ctx, stream, &use);
+        return status;
+    });
+}
