@@ -138,6 +138,8 @@ extern "C" wk_status wk_repro_finalize(wk_context *ctx, const wk_repro_partial *
             return status;
         if (wk_ranges_overlap(d_partials, count * sizeof(wk_repro_partial), d_out, elem))
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: d_out overlaps d_partials", fn);
+        if ((status = wk_check_capture_state(stream, fn)) != WK_SUCCESS)
+            return status;
         cudaError_t err = wk_repro_launch_finish(d_partials, count, d_out, format, ctx->cc_major >= 9, stream);
         return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
     });

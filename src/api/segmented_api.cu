@@ -170,7 +170,12 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
         return status;
     if (v.count == 0)
         return WK_SUCCESS;
+    if ((status = wk_check_extent(v.count, elem, fn)) != WK_SUCCESS)
+        return status;
     if ((status = check_memory(ctx, &v, d_in, d_out, v.count * elem, elem, false, elem, fn)) != WK_SUCCESS)
+        return status;
+    /* No workspace is taken, so the capture is checked here. */
+    if ((status = wk_check_capture_state(stream, fn)) != WK_SUCCESS)
         return status;
     wk_seg_launch l;
     fill_launch(ctx, &v, d_in, d_out, WK_SUM, stream, &l);

@@ -122,6 +122,8 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
         return status;
     if (c.n == 0) {
         /* Nothing to read: the count is zero, and no kernel runs. */
+        if ((status = wk_check_capture_state(stream, c.fn)) != WK_SUCCESS)
+            return status;
         cudaError_t err = cudaMemsetAsync(c.count, 0, sizeof(uint64_t), stream);
         return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, c.fn);
     }

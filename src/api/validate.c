@@ -92,3 +92,19 @@ wk_status wk_check_not_capturing(cudaStream_t stream, const char *fn, const char
     }
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
+
+wk_status wk_check_capture_state(cudaStream_t stream, const char *fn)
+{
+    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    if (err == cudaErrorStreamCaptureImplicit) {
+        cudaGetLastError();
+        return wk_fail(WK_ERROR_CAPTURE,
+                       "%s: the legacy default stream cannot be used while another stream is being captured", fn);
+    }
+    if (err != cudaSuccess)
+        return wk_cuda_fail(err, fn);
+    if (capture == cudaStreamCaptureStatusInvalidated)
+        return wk_fail(WK_ERROR_CAPTURE, "%s: the stream's capture has been invalidated", fn);
+    return WK_SUCCESS;
+}

@@ -29,6 +29,13 @@ wk_status wk_check_extent(size_t n, size_t elem_size, const char *fn);
  * to capture there. */
 wk_status wk_check_not_capturing(cudaStream_t stream, const char *fn, const char *instead);
 
+/* Fails with WK_ERROR_CAPTURE, touching nothing, when work cannot be
+ * enqueued on `stream`: its capture has been invalidated, or it is the
+ * legacy stream while another stream is captured in global mode. For the
+ * calls that launch without a workspace (wk_workspace_acquire checks the
+ * same for the others). */
+wk_status wk_check_capture_state(cudaStream_t stream, const char *fn);
+
 /* [a, a + a_bytes) and [b, b + b_bytes) share a byte. */
 int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes);
 

@@ -2,8 +2,8 @@
  * bits of wk_reduce_repro over that segment alone, for every float dtype,
  * in the uniform, rows and offsets layouts, at unaligned starts, with
  * values spread over the whole exponent range, infinities, NaN and signed
- * zeros; integer dtypes give wk_segmented_reduce's sum. Exits 77 without a
- * device. */
+ * zeros; integer dtypes give wk_segmented_reduce's sum; segment counts whose
+ * output would overflow size_t are refused. Exits 77 without a device. */
 #include "api_test_util.h"
 #include "generate.h"
 #include "half.h"
@@ -184,6 +184,21 @@ int main(void)
               "a host input: invalid pointer");
     wk_expect(&tally, wk_segmented_reduce_repro(ctx, d_in, d_out, &some, (wk_dtype)99, stream) == WK_ERROR_INVALID_DTYPE,
               "an unknown dtype: invalid dtype");
+
+    /* Rows of no elements: count x element size must still fit size_t, or
+     * the output's extent would wrap and go unchecked. */
+    const size_t counts[] = {(size_t)1 << 62, SIZE_MAX / 2 + 1, SIZE_MAX};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        wk_segments empty_rows = {counts[c], 0, 0, NULL, NULL};
+        CHECK_CUDA(cudaMemset(d_out, POISON, 64));
+        wk_status st = wk_segmented_reduce_repro(ctx, d_in, d_out, &empty_rows, WK_F32, stream);
+        cudaError_t after = cudaStreamSynchronize(stream);
+        char label[192];
+        snprintf(label, sizeof label, "%zu rows of 0 elements: %s, '%s' (stream: %s)", counts[c], wk_status_string(st),
+                 wk_last_error_message(), cudaGetErrorString(after));
+        wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT && after == cudaSuccess &&
+                              wk_device_changes(stream, d_out, 64, 0, 0) == 0, label);
+    }
 
     free(h_in);
     free(h_begin);
