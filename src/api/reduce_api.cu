@@ -11,13 +11,6 @@
 
 #include <string.h>
 
-typedef cudaError_t (*reduce_launcher)(const wk_reduce_launch *);
-
-static const reduce_launcher launchers[WK_DTYPE_COUNT] = {
-    wk_reduce_launch_i32, wk_reduce_launch_u32, wk_reduce_launch_i64, wk_reduce_launch_u64,
-    wk_reduce_launch_f32, wk_reduce_launch_f64, wk_reduce_launch_f16, wk_reduce_launch_bf16,
-};
-
 /* dtype, op, n and the input: everything but the output. Runs with the
  * context's device current, so that pointer queries touch no other device. */
 static wk_status check_reduce_input(const wk_context *ctx, const void *d_in, size_t n, wk_dtype dtype, wk_op op,
@@ -109,7 +102,7 @@ static wk_status launch_reduce(const wk_context *ctx, const wk_workspace_use *us
         l.plan.block = deep ? WK_DEEP_THREADS : WK_WIDE_THREADS;
         l.plan.grid = forced->grid;
     }
-    cudaError_t err = launchers[dtype](&l);
+    cudaError_t err = wk_reduce_launch_dtype(dtype, &l);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 

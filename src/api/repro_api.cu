@@ -9,17 +9,15 @@
 
 #include <cuda_runtime.h>
 
-typedef cudaError_t (*repro_launcher)(const wk_repro_launch *);
-
-/* The kernels of a float dtype and the format code of its result. */
-static bool repro_dispatch(wk_dtype dtype, repro_launcher *launch, int *format)
+/* The result format of a float dtype (WK_REPRO_OUT_*); -1 for any other. */
+static int repro_format(wk_dtype dtype)
 {
     switch (dtype) {
-    case WK_F32: *launch = wk_repro_launch_f32; *format = WK_REPRO_OUT_F32; return true;
-    case WK_F64: *launch = wk_repro_launch_f64; *format = WK_REPRO_OUT_F64; return true;
-    case WK_F16: *launch = wk_repro_launch_f16; *format = WK_REPRO_OUT_F16; return true;
-    case WK_BF16: *launch = wk_repro_launch_bf16; *format = WK_REPRO_OUT_BF16; return true;
-    default: return false;
+    case WK_F32: return WK_REPRO_OUT_F32;
+    case WK_F64: return WK_REPRO_OUT_F64;
+    case WK_F16: return WK_REPRO_OUT_F16;
+    case WK_BF16: return WK_REPRO_OUT_BF16;
+    default: return -1;
     }
 }
 
@@ -45,9 +43,8 @@ static wk_status run_repro(wk_context *ctx, const void *d_in, void *d_out, size_
                            size_t n, wk_dtype dtype, bool partial, cudaStream_t stream, const char *fn,
                            const repro_shape *forced)
 {
-    repro_launcher launch;
     wk_repro_launch l;
-    if (!repro_dispatch(dtype, &launch, &l.format))
+    if ((l.format = repro_format(dtype)) < 0)
         return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is not a float dtype", fn, wk_dtype_name(dtype));
     size_t elem = wk_dtype_size(dtype);
     wk_status status = wk_check_extent(n, elem, fn);
@@ -85,7 +82,7 @@ static wk_status run_repro(wk_context *ctx, const void *d_in, void *d_out, size_
     l.ticket = use.ticket;
     l.overlap_launch = ctx->cc_major >= 9;
     l.stream = stream;
-    cudaError_t err = launch(&l);
+    cudaError_t err = wk_repro_launch_dtype(dtype, &l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
@@ -125,9 +122,7 @@ extern "C" wk_status wk_repro_finalize(wk_context *ctx, const wk_repro_partial *
         wk_status status = check_float_dtype(dtype, fn);
         if (status != WK_SUCCESS)
             return status;
-        repro_launcher unused;
-        int format = 0;
-        repro_dispatch(dtype, &unused, &format);
+        const int format = repro_format(dtype);
         size_t elem = wk_dtype_size(dtype);
         if ((status = wk_check_extent(count, sizeof(wk_repro_partial), fn)) != WK_SUCCESS)
             return status;

@@ -9,13 +9,6 @@
 
 #include <cuda_runtime.h>
 
-typedef cudaError_t (*scan_launcher)(const wk_scan_launch *);
-
-static const scan_launcher launchers[WK_DTYPE_COUNT] = {
-    wk_scan_launch_i32, wk_scan_launch_u32, wk_scan_launch_i64, wk_scan_launch_u64,
-    wk_scan_launch_f32, wk_scan_launch_f64, wk_scan_launch_f16, wk_scan_launch_bf16,
-};
-
 /* Everything that can be checked before a launch. Runs with the context's
  * device current, so that pointer queries touch no other device. */
 static wk_status check_scan(const wk_context *ctx, const void *d_in, const void *d_out, const void *d_prefix, size_t n,
@@ -74,7 +67,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     if ((status = wk_workspace_acquire(ctx, stream, l.plan.tiles, &use, fn)) != WK_SUCCESS)
         return status;
     l.slots = use.slots;
-    cudaError_t err = launchers[dtype](&l);
+    cudaError_t err = wk_scan_launch_dtype(dtype, &l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }

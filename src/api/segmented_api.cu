@@ -9,17 +9,6 @@
 
 #include <cuda_runtime.h>
 
-typedef cudaError_t (*seg_launcher)(const wk_seg_launch *);
-
-static const seg_launcher reduce_launchers[WK_DTYPE_COUNT] = {
-    wk_seg_reduce_launch_i32, wk_seg_reduce_launch_u32, wk_seg_reduce_launch_i64, wk_seg_reduce_launch_u64,
-    wk_seg_reduce_launch_f32, wk_seg_reduce_launch_f64, wk_seg_reduce_launch_f16, wk_seg_reduce_launch_bf16,
-};
-static const seg_launcher scan_launchers[WK_DTYPE_COUNT] = {
-    wk_seg_scan_launch_i32, wk_seg_scan_launch_u32, wk_seg_scan_launch_i64, wk_seg_scan_launch_u64,
-    wk_seg_scan_launch_f32, wk_seg_scan_launch_f64, wk_seg_scan_launch_f16, wk_seg_scan_launch_bf16,
-};
-
 /* The segments, read and checked: the layout and the input's extent in
  * elements. */
 struct segment_view {
@@ -146,15 +135,10 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
         return status;
     l.board = use.board;
-    cudaError_t err = reduce_launchers[dtype](&l);
+    cudaError_t err = wk_seg_reduce_launch_dtype(dtype, &l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
-
-static const seg_launcher repro_launchers[WK_DTYPE_COUNT] = {
-    NULL, NULL, NULL, NULL, wk_seg_repro_launch_f32, wk_seg_repro_launch_f64, wk_seg_repro_launch_f16,
-    wk_seg_repro_launch_bf16,
-};
 
 static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                wk_dtype dtype, cudaStream_t stream, const char *fn)
@@ -187,7 +171,7 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
     l.plan.grid = (unsigned)(blocks < cap ? blocks : cap);
     l.plan.pieces = 1;
     l.plan.piece_len = 0;
-    cudaError_t err = repro_launchers[dtype](&l);
+    cudaError_t err = wk_seg_repro_launch_dtype(dtype, &l);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
@@ -234,7 +218,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, co
         return status;
     l.board = use.board;
     l.slots = use.slots;
-    cudaError_t err = scan_launchers[dtype](&l);
+    cudaError_t err = wk_seg_scan_launch_dtype(dtype, &l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }

@@ -9,13 +9,6 @@
 
 #include <cuda_runtime.h>
 
-typedef cudaError_t (*select_launcher)(const wk_select_launch *);
-
-static const select_launcher launchers[WK_DTYPE_COUNT] = {
-    wk_select_launch_i32, wk_select_launch_u32, wk_select_launch_i64, wk_select_launch_u64,
-    wk_select_launch_f32, wk_select_launch_f64, wk_select_launch_f16, wk_select_launch_bf16,
-};
-
 /* One call's arguments, as the entry points received them. */
 struct select_call {
     wk_select_mode mode;
@@ -152,7 +145,7 @@ static wk_status checked_select(wk_context *ctx, const select_call &c, cudaStrea
     if ((status = wk_workspace_acquire(ctx, stream, l.plan.tiles, &use, c.fn)) != WK_SUCCESS)
         return status;
     l.slots = use.slots;
-    cudaError_t err = launchers[c.dtype](&l);
+    cudaError_t err = wk_select_launch_dtype(c.dtype, &l);
     wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, c.fn);
 }

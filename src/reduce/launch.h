@@ -2,6 +2,7 @@
 #ifndef WARPKIT_REDUCE_LAUNCH_H
 #define WARPKIT_REDUCE_LAUNCH_H
 
+#include "common/dtypes.h"
 #include "plan.h"
 #include "warpkit.h"
 
@@ -23,15 +24,23 @@ typedef struct wk_reduce_launch {
     cudaStream_t stream;
 } wk_reduce_launch;
 
-/* One launcher per dtype, each in its own translation unit. */
-cudaError_t wk_reduce_launch_i32(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_u32(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_i64(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_u64(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_f32(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_f64(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_f16(const wk_reduce_launch *launch);
-cudaError_t wk_reduce_launch_bf16(const wk_reduce_launch *launch);
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_REDUCE_DECLARE(name, code, storage) cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *launch);
+WK_DTYPES(WK_REDUCE_DECLARE)
+#undef WK_REDUCE_DECLARE
+
+/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_reduce_launch_dtype(int dtype, const wk_reduce_launch *l)
+{
+    switch (dtype) {
+#define WK_REDUCE_CASE(name, code, storage) \
+    case code: return wk_reduce_launch_##name(l);
+    WK_DTYPES(WK_REDUCE_CASE)
+#undef WK_REDUCE_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
 
 /* Bytes of one partial-result slot in the workspace. */
 #define WK_REDUCE_PARTIAL_BYTES 16

@@ -13,6 +13,7 @@
 #define WARPKIT_REDUCE_KERNEL_CUH
 
 #include "common/chained_launch.cuh"
+#include "common/operators.cuh"
 #include "common/vector.cuh"
 #include "launch.h"
 #include "reducers.cuh"
@@ -303,41 +304,28 @@ template <class R> inline cudaError_t launch_reducer(const wk_reduce_launch *l)
                           static_cast<typename R::partial *>(l->partials), l->ticket);
 }
 
-/* Picks the reducer for an op; bitwise ops exist for integer types only. */
+/* Picks the reducer for an op (common/operators.cuh). */
 template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
 {
     static_assert(sizeof(indexed<double>) <= WK_REDUCE_PARTIAL_BYTES, "partial slot too small");
-    switch (l->op) {
-    case WK_SUM: return launch_reducer<plain<S, sum>>(l);
-    case WK_MIN: return launch_reducer<plain<S, min>>(l);
-    case WK_MAX: return launch_reducer<plain<S, max>>(l);
-    case WK_ARGMIN:
-        return l->index_only ? launch_reducer<arg<S, argmin, true>>(l) : launch_reducer<arg<S, argmin>>(l);
-    case WK_ARGMAX:
-        return l->index_only ? launch_reducer<arg<S, argmax, true>>(l) : launch_reducer<arg<S, argmax>>(l);
-    case WK_AND:
-    case WK_OR:
-    case WK_XOR:
-        if constexpr (std::is_integral<S>::value) {
-            if (l->op == WK_AND)
-                return launch_reducer<plain<S, bit_and>>(l);
-            if (l->op == WK_OR)
-                return launch_reducer<plain<S, bit_or>>(l);
-            return launch_reducer<plain<S, bit_xor>>(l);
-        }
-        break;
-    }
-    return cudaErrorInvalidValue;
+    return with_operator<S, true>(l->op, [&](auto tag) {
+        using Op = typename decltype(tag)::type;
+        if constexpr (is_arg_op<Op>::value)
+            return l->index_only ? launch_reducer<arg<S, Op, true>>(l) : launch_reducer<arg<S, Op>>(l);
+        else
+            return launch_reducer<plain<S, Op>>(l);
+    });
 }
 
 } // namespace reduce
 } // namespace wk
 
-/* Defines the C launcher of one dtype, e.g. wk_reduce_launch_f32. */
-#define WK_DEFINE_REDUCE_LAUNCHER(name, storage_type)                          \
+/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+ * wk_reduce_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
+#define WK_DEFINE_REDUCE_LAUNCHER(name, code, storage)                         \
     extern "C" cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *l)  \
     {                                                                          \
-        return wk::reduce::launch_for_op<storage_type>(l);                     \
+        return wk::reduce::launch_for_op<storage>(l);                          \
     }
 
 #endif

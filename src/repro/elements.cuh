@@ -114,6 +114,22 @@ template <bool Brain> struct half_elements {
     }
 };
 
+/* The elements of each float storage type: what the per-dtype launchers
+ * (WK_DEFINE_REPRO_LAUNCHER, WK_DEFINE_SEG_REPRO_LAUNCHER) read. */
+template <class S> struct elements_for;
+template <> struct elements_for<float> {
+    using type = f32_elements;
+};
+template <> struct elements_for<double> {
+    using type = f64_elements;
+};
+template <> struct elements_for<__half> {
+    using type = half_elements<false>;
+};
+template <> struct elements_for<__nv_bfloat16> {
+    using type = half_elements<true>;
+};
+
 } // namespace repro
 } // namespace wk
 

@@ -2,7 +2,9 @@
 #ifndef WARPKIT_REPRO_LAUNCH_H
 #define WARPKIT_REPRO_LAUNCH_H
 
+#include "common/dtypes.h"
 #include "reduce/plan.h"
+#include "warpkit.h"
 
 #include <cuda_runtime_api.h>
 
@@ -46,10 +48,22 @@ typedef struct wk_repro_launch {
  * thread and at WK_REPRO_BLOCKS_PER_SM per SM above (docs/repro.md). */
 unsigned wk_repro_grid(size_t nvec, int sm_count);
 
-cudaError_t wk_repro_launch_f32(const wk_repro_launch *launch);
-cudaError_t wk_repro_launch_f64(const wk_repro_launch *launch);
-cudaError_t wk_repro_launch_f16(const wk_repro_launch *launch);
-cudaError_t wk_repro_launch_bf16(const wk_repro_launch *launch);
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_REPRO_DECLARE(name, code, storage) cudaError_t wk_repro_launch_##name(const wk_repro_launch *launch);
+WK_FLOAT_DTYPES(WK_REPRO_DECLARE)
+#undef WK_REPRO_DECLARE
+
+/* The launcher of a float dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_repro_launch_dtype(int dtype, const wk_repro_launch *l)
+{
+    switch (dtype) {
+#define WK_REPRO_CASE(name, code, storage) case code: return wk_repro_launch_##name(l);
+    WK_FLOAT_DTYPES(WK_REPRO_CASE)
+#undef WK_REPRO_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
 
 /* One block combines `count` partials and writes the result in `format`. */
 cudaError_t wk_repro_launch_finish(const void *partials, size_t count, void *out, int format, int overlap_launch,

@@ -442,10 +442,12 @@ template <class E> inline cudaError_t launch_repro(const wk_repro_launch *l)
 } // namespace repro
 } // namespace wk
 
-#define WK_DEFINE_REPRO_LAUNCHER(name, elements)                               \
-    extern "C" cudaError_t wk_repro_launch_##name(const wk_repro_launch *l)    \
-    {                                                                          \
-        return wk::repro::launch_repro<elements>(l);                          \
+/* Defines the C launcher of one float dtype of src/common/dtypes.h, e.g.
+ * wk_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
+#define WK_DEFINE_REPRO_LAUNCHER(name, code, storage)                                   \
+    extern "C" cudaError_t wk_repro_launch_##name(const wk_repro_launch *l)             \
+    {                                                                                   \
+        return wk::repro::launch_repro<wk::repro::elements_for<storage>::type>(l);      \
     }
 
 #endif

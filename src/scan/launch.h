@@ -2,6 +2,7 @@
 #ifndef WARPKIT_SCAN_LAUNCH_H
 #define WARPKIT_SCAN_LAUNCH_H
 
+#include "common/dtypes.h"
 #include "plan.h"
 #include "tiles/slots.h"
 #include "warpkit.h"
@@ -26,14 +27,23 @@ typedef struct wk_scan_launch {
 } wk_scan_launch;
 
 /* One launcher per dtype, each in its own translation unit. */
-cudaError_t wk_scan_launch_i32(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_u32(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_i64(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_u64(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_f32(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_f64(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_f16(const wk_scan_launch *launch);
-cudaError_t wk_scan_launch_bf16(const wk_scan_launch *launch);
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_SCAN_DECLARE(name, code, storage) cudaError_t wk_scan_launch_##name(const wk_scan_launch *launch);
+WK_DTYPES(WK_SCAN_DECLARE)
+#undef WK_SCAN_DECLARE
+
+/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_scan_launch_dtype(int dtype, const wk_scan_launch *l)
+{
+    switch (dtype) {
+#define WK_SCAN_CASE(name, code, storage) \
+    case code: return wk_scan_launch_##name(l);
+    WK_DTYPES(WK_SCAN_CASE)
+#undef WK_SCAN_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
 
 #ifdef __cplusplus
 }

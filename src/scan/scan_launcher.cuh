@@ -3,6 +3,7 @@
 #ifndef WARPKIT_SCAN_LAUNCHER_CUH
 #define WARPKIT_SCAN_LAUNCHER_CUH
 
+#include "common/operators.cuh"
 #include "pipelined_kernel.cuh"
 #include "scan_kernel.cuh"
 
@@ -67,37 +68,21 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
                           static_cast<const S *>(l->prefix), l->slots);
 }
 
-/* Picks the kernel for an op; bitwise ops exist for integer types only. */
+/* Picks the kernel for an op (common/operators.cuh). */
 template <class S> inline cudaError_t launch_for_op(const wk_scan_launch *l)
 {
-    switch (l->op) {
-    case WK_SUM: return launch_scanner<S, sum>(l);
-    case WK_MIN: return launch_scanner<S, min>(l);
-    case WK_MAX: return launch_scanner<S, max>(l);
-    case WK_AND:
-    case WK_OR:
-    case WK_XOR:
-        if constexpr (std::is_integral<S>::value) {
-            if (l->op == WK_AND)
-                return launch_scanner<S, bit_and>(l);
-            if (l->op == WK_OR)
-                return launch_scanner<S, bit_or>(l);
-            return launch_scanner<S, bit_xor>(l);
-        }
-        break;
-    default: break;
-    }
-    return cudaErrorInvalidValue;
+    return with_operator<S, false>(l->op, [&](auto tag) { return launch_scanner<S, typename decltype(tag)::type>(l); });
 }
 
 } // namespace scan
 } // namespace wk
 
-/* Defines the C launcher of one dtype, e.g. wk_scan_launch_f32. */
-#define WK_DEFINE_SCAN_LAUNCHER(name, storage_type)                          \
+/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+ * wk_scan_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
+#define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                         \
     extern "C" cudaError_t wk_scan_launch_##name(const wk_scan_launch *l)    \
     {                                                                        \
-        return wk::scan::launch_for_op<storage_type>(l);                     \
+        return wk::scan::launch_for_op<storage>(l);                          \
     }
 
 #endif

@@ -3,6 +3,7 @@
 #define WARPKIT_SEGMENTED_LAUNCH_H
 
 #include "board.h"
+#include "common/dtypes.h"
 #include "plan.h"
 #include "tiles/slots.h"
 #include "warpkit.h"
@@ -31,29 +32,58 @@ typedef struct wk_seg_launch {
     cudaStream_t stream;
 } wk_seg_launch;
 
-/* One reduce and one scan launcher per dtype, each in its own translation
- * unit. */
-cudaError_t wk_seg_reduce_launch_i32(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_u32(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_i64(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_u64(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_f32(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_f64(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_f16(const wk_seg_launch *launch);
-cudaError_t wk_seg_reduce_launch_bf16(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_i32(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_u32(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_i64(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_u64(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_f32(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_f64(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_f16(const wk_seg_launch *launch);
-cudaError_t wk_seg_scan_launch_bf16(const wk_seg_launch *launch);
-/* The segmented reproducible sum, float dtypes (in the reduce files). */
-cudaError_t wk_seg_repro_launch_f32(const wk_seg_launch *launch);
-cudaError_t wk_seg_repro_launch_f64(const wk_seg_launch *launch);
-cudaError_t wk_seg_repro_launch_f16(const wk_seg_launch *launch);
-cudaError_t wk_seg_repro_launch_bf16(const wk_seg_launch *launch);
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_SEG_REDUCE_DECLARE(name, code, storage) cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *launch);
+WK_DTYPES(WK_SEG_REDUCE_DECLARE)
+#undef WK_SEG_REDUCE_DECLARE
+
+/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_seg_reduce_launch_dtype(int dtype, const wk_seg_launch *l)
+{
+    switch (dtype) {
+#define WK_SEG_REDUCE_CASE(name, code, storage) \
+    case code: return wk_seg_reduce_launch_##name(l);
+    WK_DTYPES(WK_SEG_REDUCE_CASE)
+#undef WK_SEG_REDUCE_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_SEG_SCAN_DECLARE(name, code, storage) cudaError_t wk_seg_scan_launch_##name(const wk_seg_launch *launch);
+WK_DTYPES(WK_SEG_SCAN_DECLARE)
+#undef WK_SEG_SCAN_DECLARE
+
+/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_seg_scan_launch_dtype(int dtype, const wk_seg_launch *l)
+{
+    switch (dtype) {
+#define WK_SEG_SCAN_CASE(name, code, storage) \
+    case code: return wk_seg_scan_launch_##name(l);
+    WK_DTYPES(WK_SEG_SCAN_CASE)
+#undef WK_SEG_SCAN_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_SEG_REPRO_DECLARE(name, code, storage) cudaError_t wk_seg_repro_launch_##name(const wk_seg_launch *launch);
+WK_FLOAT_DTYPES(WK_SEG_REPRO_DECLARE)
+#undef WK_SEG_REPRO_DECLARE
+
+/* The launcher of a float dtype (the reproducible sum); cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_seg_repro_launch_dtype(int dtype, const wk_seg_launch *l)
+{
+    switch (dtype) {
+#define WK_SEG_REPRO_CASE(name, code, storage) case code: return wk_seg_repro_launch_##name(l);
+    WK_FLOAT_DTYPES(WK_SEG_REPRO_CASE)
+#undef WK_SEG_REPRO_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 #ifndef WARPKIT_SEGMENTED_LAUNCHERS_CUH
 #define WARPKIT_SEGMENTED_LAUNCHERS_CUH
 
+#include "common/operators.cuh"
 #include "launch.h"
 #include "reduce_offsets.cuh"
 #include "reduce_rows.cuh"
@@ -78,28 +79,16 @@ template <class R> inline cudaError_t launch_reduce_for(const wk_seg_launch *l)
     return cudaErrorInvalidValue;
 }
 
+/* The reducer of an op (common/operators.cuh): arg ops carry an index. */
 template <class S> inline cudaError_t launch_reduce_op(const wk_seg_launch *l)
 {
-    using namespace reduce;
-    switch (l->op) {
-    case WK_SUM: return launch_reduce_for<plain<S, sum>>(l);
-    case WK_MIN: return launch_reduce_for<plain<S, min>>(l);
-    case WK_MAX: return launch_reduce_for<plain<S, max>>(l);
-    case WK_ARGMIN: return launch_reduce_for<arg<S, argmin>>(l);
-    case WK_ARGMAX: return launch_reduce_for<arg<S, argmax>>(l);
-    case WK_AND:
-    case WK_OR:
-    case WK_XOR:
-        if constexpr (std::is_integral<S>::value) {
-            if (l->op == WK_AND)
-                return launch_reduce_for<plain<S, bit_and>>(l);
-            if (l->op == WK_OR)
-                return launch_reduce_for<plain<S, bit_or>>(l);
-            return launch_reduce_for<plain<S, bit_xor>>(l);
-        }
-        break;
-    }
-    return cudaErrorInvalidValue;
+    return with_operator<S, true>(l->op, [&](auto tag) {
+        using Op = typename decltype(tag)::type;
+        if constexpr (is_arg_op<Op>::value)
+            return launch_reduce_for<reduce::arg<S, Op>>(l);
+        else
+            return launch_reduce_for<reduce::plain<S, Op>>(l);
+    });
 }
 
 template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shape(const wk_seg_launch *l)
@@ -138,40 +127,24 @@ template <class S, class Op> inline cudaError_t launch_scan_for(const wk_seg_lau
 
 template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 {
-    switch (l->op) {
-    case WK_SUM: return launch_scan_for<S, sum>(l);
-    case WK_MIN: return launch_scan_for<S, min>(l);
-    case WK_MAX: return launch_scan_for<S, max>(l);
-    case WK_AND:
-    case WK_OR:
-    case WK_XOR:
-        if constexpr (std::is_integral<S>::value) {
-            if (l->op == WK_AND)
-                return launch_scan_for<S, bit_and>(l);
-            if (l->op == WK_OR)
-                return launch_scan_for<S, bit_or>(l);
-            return launch_scan_for<S, bit_xor>(l);
-        }
-        break;
-    default: break;
-    }
-    return cudaErrorInvalidValue;
+    return with_operator<S, false>(l->op, [&](auto tag) { return launch_scan_for<S, typename decltype(tag)::type>(l); });
 }
 
 } // namespace seg
 } // namespace wk
 
-/* Defines the C launchers of one dtype: the reduce in one translation unit
- * and the scans in another, so that builds run in parallel. */
-#define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, storage_type)                              \
+/* Define the C launchers of one dtype of src/common/dtypes.h
+ * (cmake/WarpkitKernels.cmake writes one use per file): the reduce and the
+ * scans in translation units of their own, so that builds run in parallel. */
+#define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                             \
     extern "C" cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *l)         \
     {                                                                                  \
-        return wk::seg::launch_reduce_op<storage_type>(l);                             \
+        return wk::seg::launch_reduce_op<storage>(l);                                  \
     }
-#define WK_DEFINE_SEG_SCAN_LAUNCHER(name, storage_type)                                \
+#define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                               \
     extern "C" cudaError_t wk_seg_scan_launch_##name(const wk_seg_launch *l)           \
     {                                                                                  \
-        return wk::seg::launch_scan_op<storage_type>(l);                               \
+        return wk::seg::launch_scan_op<storage>(l);                                    \
     }
 
 #endif

@@ -80,10 +80,14 @@ template <class E> inline cudaError_t launch_repro_segments(const wk_seg_launch 
 } // namespace seg
 } // namespace wk
 
-#define WK_DEFINE_SEG_REPRO_LAUNCHER(name, elements, format, elem)                    \
+/* Defines the C launcher of one float dtype of src/common/dtypes.h, e.g.
+ * wk_seg_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per
+ * file). */
+#define WK_DEFINE_SEG_REPRO_LAUNCHER(name, code, storage)                              \
     extern "C" cudaError_t wk_seg_repro_launch_##name(const wk_seg_launch *l)          \
     {                                                                                  \
-        return wk::seg::launch_repro_segments<elements>(l, format, elem);             \
+        using E = wk::repro::elements_for<storage>::type;                              \
+        return wk::seg::launch_repro_segments<E>(l, E::format, sizeof(storage));       \
     }
 
 #endif

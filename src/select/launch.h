@@ -2,6 +2,7 @@
 #ifndef WARPKIT_SELECT_LAUNCH_H
 #define WARPKIT_SELECT_LAUNCH_H
 
+#include "common/dtypes.h"
 #include "tiles/plan.h"
 #include "tiles/slots.h"
 #include "warpkit.h"
@@ -44,14 +45,23 @@ typedef struct wk_select_launch {
 } wk_select_launch;
 
 /* One launcher per dtype, each in its own translation unit. */
-cudaError_t wk_select_launch_i32(const wk_select_launch *launch);
-cudaError_t wk_select_launch_u32(const wk_select_launch *launch);
-cudaError_t wk_select_launch_i64(const wk_select_launch *launch);
-cudaError_t wk_select_launch_u64(const wk_select_launch *launch);
-cudaError_t wk_select_launch_f32(const wk_select_launch *launch);
-cudaError_t wk_select_launch_f64(const wk_select_launch *launch);
-cudaError_t wk_select_launch_f16(const wk_select_launch *launch);
-cudaError_t wk_select_launch_bf16(const wk_select_launch *launch);
+/* One launcher per dtype of src/common/dtypes.h, each in its own generated
+ * translation unit (cmake/WarpkitKernels.cmake). */
+#define WK_SELECT_DECLARE(name, code, storage) cudaError_t wk_select_launch_##name(const wk_select_launch *launch);
+WK_DTYPES(WK_SELECT_DECLARE)
+#undef WK_SELECT_DECLARE
+
+/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
+static inline cudaError_t wk_select_launch_dtype(int dtype, const wk_select_launch *l)
+{
+    switch (dtype) {
+#define WK_SELECT_CASE(name, code, storage) \
+    case code: return wk_select_launch_##name(l);
+    WK_DTYPES(WK_SELECT_CASE)
+#undef WK_SELECT_CASE
+    default: return cudaErrorInvalidValue;
+    }
+}
 
 #ifdef __cplusplus
 }

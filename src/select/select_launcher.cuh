@@ -124,11 +124,12 @@ template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)
 } // namespace select
 } // namespace wk
 
-/* Defines the C launcher of one dtype, e.g. wk_select_launch_f32. */
-#define WK_DEFINE_SELECT_LAUNCHER(name, storage_type)                        \
+/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+ * wk_select_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
+#define WK_DEFINE_SELECT_LAUNCHER(name, code, storage)                       \
     extern "C" cudaError_t wk_select_launch_##name(const wk_select_launch *l) \
     {                                                                        \
-        return wk::select::launch_for_mode<storage_type>(l);                 \
+        return wk::select::launch_for_mode<storage>(l);                      \
     }
 
 #endif

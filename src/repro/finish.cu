@@ -1,9 +1,7 @@
-/* Reproducible-sum kernels for f64; one dtype per file so builds run in parallel. */
+/* The kernel that combines partials of reproducible sums (wk_repro_finalize):
+ * one for every dtype, so in a translation unit of its own. */
 #include "repro_kernel.cuh"
 
-WK_DEFINE_REPRO_LAUNCHER(f64, wk::repro::f64_elements)
-
-/* The combining kernel lives with one dtype's kernels. */
 extern "C" cudaError_t wk_repro_launch_finish(const void *partials, size_t count, void *out, int format,
                                               int overlap_launch, cudaStream_t stream)
 {

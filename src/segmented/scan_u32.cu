@@ -1,4 +1,0 @@
-/* Segmented scan kernels for u32; one dtype per file so builds run in parallel. */
-#include "launchers.cuh"
-
-WK_DEFINE_SEG_SCAN_LAUNCHER(u32, unsigned)
