@@ -64,7 +64,10 @@ typedef enum wk_status {
     WK_ERROR_CAPTURE = 9,          /* the call cannot run while its stream is being
                                       captured into a graph (it waits for the
                                       host), or the capture is already broken      */
-    WK_ERROR_LIMIT = 10            /* the input is over a size limit of the call    */
+    WK_ERROR_LIMIT = 10            /* over a size limit: any input, output or array
+                                      of more than 2^62 bytes (every call), a scan's
+                                      or select's 2^29 tiles, wk_copy_to_host's 256
+                                      bytes                                        */
 } wk_status;
 
 /* A static, human-readable name for a status ("invalid argument", ...). */
@@ -94,6 +97,11 @@ typedef enum wk_dtype {
 size_t wk_dtype_size(wk_dtype dtype);
 /* Short name ("f32", ...), or "?" for an unknown dtype. */
 const char *wk_dtype_name(wk_dtype dtype);
+/* 1 if dtype is one of the wk_dtype values, else 0 (an int, so that a value
+ * read from a file or another language can be tested before the cast). */
+int wk_dtype_valid(int dtype);
+/* 1 for the floating-point dtypes (f32, f64, f16, bf16), else 0. */
+int wk_dtype_is_float(wk_dtype dtype);
 
 /* ------------------------------------------------------------------- ops */
 
@@ -112,6 +120,12 @@ typedef enum wk_op {
 
 /* Short name ("sum", "argmax", ...), or "?" for an unknown op. */
 const char *wk_op_name(wk_op op);
+/* 1 if op is one of the wk_op values, else 0. */
+int wk_op_valid(int op);
+/* 1 for WK_ARGMIN and WK_ARGMAX, else 0. */
+int wk_op_is_arg(wk_op op);
+/* 1 for WK_AND, WK_OR and WK_XOR (integer dtypes only), else 0. */
+int wk_op_is_bitwise(wk_op op);
 
 /* One value of any dtype; f16 and bf16 are their raw 16-bit patterns. */
 typedef union wk_value {
@@ -490,6 +504,8 @@ typedef enum wk_compare {
 
 /* Short name ("less", "in_range", ...), or "?" for an unknown compare. */
 const char *wk_compare_name(wk_compare compare);
+/* 1 if compare is one of the wk_compare values, else 0. */
+int wk_compare_valid(int compare);
 
 /* A built-in predicate: keep x when `compare` holds for x and the constants.
  * a and b are in the dtype's member of wk_value (raw bits for f16 / bf16);

@@ -72,6 +72,9 @@ seconds=$(since "$start")
 echo "$seconds" >>"$logs/ctest-seconds.txt"
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$logs/ctest.log" | tail -n 20
 echo "default ctest: $seconds s"
+# The command's own check, whose families the results file lists.
+build-gpu/programs/warpkit verify --quick >"$logs/verify.log" 2>&1
+grep -E "^== |passed, " "$logs/verify.log"
 pack_logs
 fi
 
@@ -97,7 +100,7 @@ echo "== compute-sanitizer"
 for tool in ${WK_SANITIZER_TOOLS:-memcheck racecheck synccheck}; do
     for t in ${WK_SANITIZER_TESTS:-test_reduce test_reduce_api test_scan test_scan_api test_select test_select_api \
         test_shared_context test_primitives test_compact_primitives test_ladder test_repro_gpu \
-        test_segmented test_segmented_repro test_chunked}; do
+        test_segmented test_segmented_repro test_chunked test_contract test_entry_points}; do
         [ -x "build-gpu/tests/$t" ] || continue
         echo "-- $tool $t" | tee -a "$logs/sanitizer.log"
         WK_TEST_QUICK=1 compute-sanitizer --tool "$tool" "build-gpu/tests/$t" >"$logs/san_${tool}_$t.log" 2>&1
@@ -111,7 +114,7 @@ case "$phase" in tests | tests-default | tests-large | sanitizer) exit 0 ;; esac
 
 if [ "$phase" != ladder ]; then
 echo "== info"
-build-gpu/tools/warpkit info | tee "$logs/info.log"
+build-gpu/programs/warpkit info | tee "$logs/info.log"
 
 echo "== bench"
 # WK_BENCH_OPS picks the benchmarks of this run (default: all four), and
@@ -121,7 +124,7 @@ echo "== bench"
 for op in ${WK_BENCH_OPS:-reduce scan select segmented}; do
     json=$out/bench-$op.json
     rm -f "$json" # a run that stops on a wrong answer writes none
-    build-gpu/tools/warpkit bench --op "$op" --repeats 15 --regime "${WK_BENCH_REGIME:-all}" --json "$json" \
+    build-gpu/programs/warpkit bench --op "$op" --repeats 15 --regime "${WK_BENCH_REGIME:-all}" --json "$json" \
         2>"$logs/bench-$op-progress.log" |
         tee "$logs/bench-$op.log"
     tail -n 3 "$logs/bench-$op-progress.log"
@@ -137,6 +140,7 @@ done
 ctest_args=(--ctest "$logs/ctest.log")
 [ -s "$logs/ctest-large.log" ] && ctest_args+=(--ctest-large "$logs/ctest-large.log")
 [ -s "$logs/ctest-seconds.txt" ] && ctest_args+=(--ctest-seconds "$logs/ctest-seconds.txt")
+[ -s "$logs/verify.log" ] && ctest_args+=(--verify "$logs/verify.log")
 python3 scripts/make_results.py --commit "$commit" "${ctest_args[@]}" --sanitizer-dir "$logs" \
     "${bench_args[@]}" --out "$out/$tag.json"
 echo "== wrote $out/$tag.json"
@@ -147,20 +151,20 @@ echo "== ladder"
 : >"$logs/ladder.log"
 for dtype in f64 f32 i32; do
     for n in 2^24 16777223 1000003; do
-        build-gpu/tools/warpkit ladder --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder.log" 2>&1
+        build-gpu/programs/warpkit ladder --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder.log" 2>&1
     done
 done
 echo "ladder checks: $(grep -c 'TEST PASS' "$logs/ladder.log") TEST PASS, $(grep -c 'TEST FAIL' "$logs/ladder.log") TEST FAIL"
-build-gpu/tools/warpkit ladder --n 2^26 --dtype f64 --json "$out/ladder-$tag.json" | tee "$logs/ladder-2p26.log" | tail -n 15
+build-gpu/programs/warpkit ladder --n 2^26 --dtype f64 --json "$out/ladder-$tag.json" | tee "$logs/ladder-2p26.log" | tail -n 15
 
 echo "== scan ladder"
 : >"$logs/ladder-scan.log"
 for dtype in f64 f32 i32; do
     for n in 2^24 16777223 1000003 300; do
-        build-gpu/tools/warpkit ladder --op scan --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder-scan.log" 2>&1
+        build-gpu/programs/warpkit ladder --op scan --n "$n" --dtype "$dtype" --repeats 5 >>"$logs/ladder-scan.log" 2>&1
     done
 done
 echo "scan ladder checks: $(grep -c 'TEST PASS' "$logs/ladder-scan.log") TEST PASS," \
     "$(grep -c 'TEST FAIL' "$logs/ladder-scan.log") TEST FAIL"
-build-gpu/tools/warpkit ladder --op scan --n 2^26 --dtype f64 --json "$out/ladder-scan-$tag.json" |
+build-gpu/programs/warpkit ladder --op scan --n 2^26 --dtype f64 --json "$out/ladder-scan-$tag.json" |
     tee "$logs/ladder-scan-2p26.log" | tail -n 9

@@ -64,7 +64,7 @@ fi
 
 if [ "$phase" = all ] || [ "$phase" = bench ]; then
     echo "== bench"
-    build-gpu/tools/warpkit-dist bench --json "$out/dist-bench.json" ${WK_DIST_BENCH_ARGS:-} | tee "$logs/dist-bench.log"
+    build-gpu/programs/warpkit-dist bench --json "$out/dist-bench.json" ${WK_DIST_BENCH_ARGS:-} | tee "$logs/dist-bench.log"
     python3 scripts/make_dist_results.py --commit "$commit" --ctest "$logs/ctest.log" \
         --ctest-seconds "$logs/ctest-seconds.txt" --sanitizer-dir "$logs" --bench "$out/dist-bench.json" \
         --out "$out/$tag.json" && echo "== wrote $out/$tag.json"

@@ -89,6 +89,18 @@ def against(row, measured, kept):
     return row
 
 
+def verify_summary(path):
+    """The families `warpkit verify --quick` ran (from its "== family: N
+    cases" lines) and its closing count."""
+    families, passed, failed = {}, None, None
+    for line in open(path, errors="replace"):
+        if m := re.match(r"== (.+): (\d+) cases$", line.strip()):
+            families[m.group(1)] = int(m.group(2))
+        elif m := re.match(r"(\d+) passed, (\d+) failed", line.strip()):
+            passed, failed = int(m.group(1)), int(m.group(2))
+    return {"passed": passed, "failed": failed, "cases": families}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--commit", required=True)
@@ -101,6 +113,7 @@ def main():
     p.add_argument("--bench", required=True, action="append",
                    help="JSON of `warpkit bench`; repeat for more than one run (e.g. --op scan, --op select, "
                         "--op segmented)")
+    p.add_argument("--verify", help="output of `warpkit verify --quick`")
     p.add_argument("--out", required=True)
     a = p.parse_args()
 
@@ -117,6 +130,7 @@ def main():
                          for t in ("memcheck", "racecheck", "synccheck")},
                       "tests": sanitized_tests(a.sanitizer_dir)},
         **({"reproducibility": r} if (r := reproducibility(a.ctest)) else {}),
+        **({"verify_quick": verify_summary(a.verify)} if a.verify else {}),
         "bench": [against(row, run["ceilings"], runs[0]["ceilings"]) for run in runs for row in run["bench"]],
     }
     with open(a.out, "w") as f:

@@ -1,8 +1,8 @@
 /* Context life cycle: device properties read once, workspace allocated once. */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "reduce/launch.h"
-#include "workspace.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* wk_copy_to_host: a few bytes of device memory read back to the host by a
  * one-block kernel that stores them into the workspace's mapped host slot. */
 #include "common/chained_launch.cuh"
-#include "context.h"
-#include "internal.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/context.h"
+#include "api/error.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 
@@ -33,9 +33,10 @@ extern "C" wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h
         wk_status status = wk_check_not_capturing(stream, fn, "cudaMemcpyAsync");
         if (status != WK_SUCCESS)
             return status;
-        if (bytes < 1 || bytes > WK_COPY_TO_HOST_MAX_BYTES)
-            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: bytes = %zu is outside 1 to %d", fn, bytes,
-                           WK_COPY_TO_HOST_MAX_BYTES);
+        if (bytes < 1)
+            return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: bytes is 0", fn);
+        if (bytes > WK_COPY_TO_HOST_MAX_BYTES)
+            return wk_fail(WK_ERROR_LIMIT, "%s: bytes = %zu is more than %d", fn, bytes, WK_COPY_TO_HOST_MAX_BYTES);
         if (!h_dst)
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_dst is NULL", fn);
         if ((status = wk_check_device_pointer(d_src, ctx->device, 1, fn, "d_src")) != WK_SUCCESS)

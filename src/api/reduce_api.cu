@@ -1,11 +1,11 @@
 /* wk_reduce, wk_reduce_to_host and wk_reduce_index: checks, planning,
  * dispatch by dtype. */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "reduce/launch.h"
-#include "tuning.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/tuning.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 

@@ -1,11 +1,11 @@
 /* The reproducible sums: checks, planning and dispatch (the arithmetic is in
  * repro/binned.h, the kernels in repro/repro_kernel.cuh). */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "repro/launch.h"
-#include "tuning.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/tuning.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 

@@ -1,6 +1,6 @@
 /* The host side of reproducible sums: partials combined and rounded on the
  * CPU with the kernels' arithmetic (repro/binned.h). */
-#include "internal.h"
+#include "api/error.h"
 #include "repro/binned.h"
 
 #include <string.h>

@@ -1,11 +1,11 @@
 /* wk_inclusive_scan, wk_exclusive_scan, their _from forms and
  * wk_scan_reserve: checks, planning, workspace, dispatch by dtype. */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "scan/launch.h"
 #include "select/plan.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 

@@ -1,11 +1,11 @@
 /* wk_segmented_reduce and the segmented scans: checks of the segment
  * description, planning, workspace, dispatch by dtype. */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "scan/plan.h"
 #include "segmented/launch.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 
@@ -46,17 +46,13 @@ static wk_status read_segments(const wk_context *ctx, const wk_segments *segment
                            segments->stride, segments->size);
         v->extent = 0;
         if (v->count > 0 && v->size > 0) {
-            if (v->count - 1 > (SIZE_MAX - v->size) / v->stride)
-                return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: %zu segments of stride %zu overflow size_t", fn,
+            if (v->size > WK_MAX_BYTES || v->count - 1 > (WK_MAX_BYTES - v->size) / v->stride)
+                return wk_fail(WK_ERROR_LIMIT, "%s: %zu segments of stride %zu span more than 2^62 elements", fn,
                                v->count, v->stride);
             v->extent = (v->count - 1) * v->stride + v->size;
         }
     }
-    if ((status = wk_check_extent(v->extent, elem, fn)) != WK_SUCCESS)
-        return status;
-    if (v->extent > (size_t)INT64_MAX / 2)
-        return wk_fail(WK_ERROR_LIMIT, "%s: the input spans more than 2^62 elements", fn);
-    return WK_SUCCESS;
+    return wk_check_extent(v->extent, elem, fn);
 }
 
 /* d_in covers the extent; the offsets are apart from `out` (out_bytes). */

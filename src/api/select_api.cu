@@ -1,11 +1,11 @@
 /* wk_select_if, wk_select_flagged, wk_partition_if, wk_unique and wk_where:
  * checks, planning, workspace, dispatch by dtype. */
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "select/launch.h"
 #include "select/plan.h"
-#include "validate.h"
-#include "workspace.h"
+#include "api/validate.h"
+#include "api/workspace.h"
 
 #include <cuda_runtime.h>
 

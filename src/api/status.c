@@ -1,5 +1,5 @@
 /* Status strings, per-thread error detail, and dtype / op metadata. */
-#include "internal.h"
+#include "api/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-#include "validate.h"
-#include "context.h"
-#include "internal.h"
+#include "api/validate.h"
+#include "api/context.h"
+#include "api/error.h"
 
 #include <stdint.h>
 
@@ -65,9 +65,8 @@ wk_status wk_check_device_pointer(const void *p, int device, size_t align, const
 
 wk_status wk_check_extent(size_t n, size_t elem_size, const char *fn)
 {
-    if (elem_size != 0 && n > SIZE_MAX / elem_size)
-        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: n = %zu elements of %zu bytes overflow size_t", fn, n,
-                       elem_size);
+    if (elem_size != 0 && n > WK_MAX_BYTES / elem_size)
+        return wk_fail(WK_ERROR_LIMIT, "%s: %zu elements of %zu bytes are more than 2^62 bytes", fn, n, elem_size);
     return WK_SUCCESS;
 }
 

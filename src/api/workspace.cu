@@ -1,14 +1,14 @@
 /* The context's workspaces: which call uses which, how they are made, grown,
  * handed from stream to stream and returned by graphs (workspace.h). */
-#include "workspace.h"
+#include "api/workspace.h"
 
-#include "context.h"
-#include "internal.h"
+#include "api/context.h"
+#include "api/error.h"
 #include "reduce/launch.h"
 #include "repro/launch.h"
 #include "segmented/board.h"
 #include "scan/plan.h"
-#include "validate.h"
+#include "api/validate.h"
 
 #include <cuda_runtime.h>
 

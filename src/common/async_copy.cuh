@@ -4,7 +4,7 @@
 #ifndef WARPKIT_COMMON_ASYNC_COPY_CUH
 #define WARPKIT_COMMON_ASYNC_COPY_CUH
 
-#include "vector.cuh"
+#include "common/vector.cuh"
 
 namespace wk {
 

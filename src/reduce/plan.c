@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "reduce/plan.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

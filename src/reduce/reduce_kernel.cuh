@@ -15,8 +15,8 @@
 #include "common/chained_launch.cuh"
 #include "common/operators.cuh"
 #include "common/vector.cuh"
-#include "launch.h"
-#include "reducers.cuh"
+#include "reduce/launch.h"
+#include "reduce/reducers.cuh"
 #include "warpkit/block.cuh"
 
 #include <cooperative_groups.h>
@@ -320,7 +320,7 @@ template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
 } // namespace reduce
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
  * wk_reduce_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
 #define WK_DEFINE_REDUCE_LAUNCHER(name, code, storage)                         \
     extern "C" cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *l)  \

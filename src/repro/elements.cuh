@@ -5,7 +5,7 @@
 #ifndef WARPKIT_REPRO_ELEMENTS_CUH
 #define WARPKIT_REPRO_ELEMENTS_CUH
 
-#include "binned.h"
+#include "repro/binned.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -1,6 +1,6 @@
 /* The kernel that combines partials of reproducible sums (wk_repro_finalize):
  * one for every dtype, so in a translation unit of its own. */
-#include "repro_kernel.cuh"
+#include "repro/repro_kernel.cuh"
 
 extern "C" cudaError_t wk_repro_launch_finish(const void *partials, size_t count, void *out, int format,
                                               int overlap_launch, cudaStream_t stream)

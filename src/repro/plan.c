@@ -1,4 +1,4 @@
-#include "launch.h"
+#include "repro/launch.h"
 
 unsigned wk_repro_grid(size_t nvec, int sm_count)
 {

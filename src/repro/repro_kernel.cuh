@@ -15,8 +15,8 @@
 #define WARPKIT_REPRO_KERNEL_CUH
 
 #include "common/chained_launch.cuh"
-#include "elements.cuh"
-#include "launch.h"
+#include "repro/elements.cuh"
+#include "repro/launch.h"
 
 #include <cuda/atomic>
 
@@ -442,7 +442,7 @@ template <class E> inline cudaError_t launch_repro(const wk_repro_launch *l)
 } // namespace repro
 } // namespace wk
 
-/* Defines the C launcher of one float dtype of src/common/dtypes.h, e.g.
+/* Defines the C launcher of one float dtype of src/include/common/dtypes.h, e.g.
  * wk_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
 #define WK_DEFINE_REPRO_LAUNCHER(name, code, storage)                                   \
     extern "C" cudaError_t wk_repro_launch_##name(const wk_repro_launch *l)             \

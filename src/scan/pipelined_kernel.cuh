@@ -30,7 +30,7 @@
 
 #include "common/chained_launch.cuh"
 #include "common/named_barrier.cuh"
-#include "scan_kernel.cuh"
+#include "scan/scan_kernel.cuh"
 #include "tiles/pipeline.cuh"
 
 namespace wk {

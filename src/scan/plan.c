@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "scan/plan.h"
 
 const wk_tile_shape wk_scan_shapes[WK_SCAN_SHAPE_COUNT] = {
     [WK_SCAN_SHAPE_SMALL] = {WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 0},

@@ -23,11 +23,11 @@
 #ifndef WARPKIT_SCAN_KERNEL_CUH
 #define WARPKIT_SCAN_KERNEL_CUH
 
-#include "carried_value.cuh"
+#include "scan/carried_value.cuh"
 #include "common/chained_launch.cuh"
 #include "common/value.cuh"
 #include "common/vector.cuh"
-#include "launch.h"
+#include "scan/launch.h"
 #include "reduce/reducers.cuh"
 #include "tiles/io.cuh"
 #include "tiles/order.cuh"

@@ -4,8 +4,8 @@
 #define WARPKIT_SCAN_LAUNCHER_CUH
 
 #include "common/operators.cuh"
-#include "pipelined_kernel.cuh"
-#include "scan_kernel.cuh"
+#include "scan/pipelined_kernel.cuh"
+#include "scan/scan_kernel.cuh"
 
 namespace wk {
 namespace scan {
@@ -77,7 +77,7 @@ template <class S> inline cudaError_t launch_for_op(const wk_scan_launch *l)
 } // namespace scan
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
  * wk_scan_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
 #define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                         \
     extern "C" cudaError_t wk_scan_launch_##name(const wk_scan_launch *l)    \

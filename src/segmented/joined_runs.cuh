@@ -15,7 +15,7 @@
 
 #include "common/async_copy.cuh"
 #include "common/vector.cuh"
-#include "fold.cuh"
+#include "segmented/fold.cuh"
 
 #include <cstdint>
 

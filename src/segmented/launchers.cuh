@@ -3,12 +3,12 @@
 #define WARPKIT_SEGMENTED_LAUNCHERS_CUH
 
 #include "common/operators.cuh"
-#include "launch.h"
-#include "reduce_offsets.cuh"
-#include "reduce_rows.cuh"
-#include "row_tiles.cuh"
-#include "scan_joined_rows.cuh"
-#include "scan_segments.cuh"
+#include "segmented/launch.h"
+#include "segmented/reduce_offsets.cuh"
+#include "segmented/reduce_rows.cuh"
+#include "segmented/row_tiles.cuh"
+#include "segmented/scan_joined_rows.cuh"
+#include "segmented/scan_segments.cuh"
 
 #include <type_traits>
 
@@ -133,7 +133,7 @@ template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 } // namespace seg
 } // namespace wk
 
-/* Define the C launchers of one dtype of src/common/dtypes.h
+/* Define the C launchers of one dtype of src/include/common/dtypes.h
  * (cmake/WarpkitKernels.cmake writes one use per file): the reduce and the
  * scans in translation units of their own, so that builds run in parallel. */
 #define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                             \

@@ -4,8 +4,8 @@
 #ifndef WARPKIT_SEGMENTED_PIECES_CUH
 #define WARPKIT_SEGMENTED_PIECES_CUH
 
-#include "board.h"
-#include "fold.cuh"
+#include "segmented/board.h"
+#include "segmented/fold.cuh"
 
 #include <cuda/atomic>
 

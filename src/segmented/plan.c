@@ -1,5 +1,5 @@
 /* Shape and grid choice for the segmented kernels (plan.h). */
-#include "plan.h"
+#include "segmented/plan.h"
 
 #include "scan/plan.h"
 

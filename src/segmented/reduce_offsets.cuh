@@ -20,11 +20,11 @@
 #ifndef WARPKIT_SEGMENTED_REDUCE_OFFSETS_CUH
 #define WARPKIT_SEGMENTED_REDUCE_OFFSETS_CUH
 
-#include "board.h"
+#include "segmented/board.h"
 #include "common/chained_launch.cuh"
-#include "fold.cuh"
-#include "joined_runs.cuh"
-#include "pieces.cuh"
+#include "segmented/fold.cuh"
+#include "segmented/joined_runs.cuh"
+#include "segmented/pieces.cuh"
 
 #include <cuda/atomic>
 

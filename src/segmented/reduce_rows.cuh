@@ -3,9 +3,9 @@
 #ifndef WARPKIT_SEGMENTED_REDUCE_ROWS_CUH
 #define WARPKIT_SEGMENTED_REDUCE_ROWS_CUH
 
-#include "board.h"
+#include "segmented/board.h"
 #include "common/chained_launch.cuh"
-#include "fold.cuh"
+#include "segmented/fold.cuh"
 #include "warpkit/block.cuh"
 
 #include <cuda/atomic>

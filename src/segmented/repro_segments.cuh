@@ -5,8 +5,8 @@
 #ifndef WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 #define WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 
-#include "fold.cuh"
-#include "launch.h"
+#include "segmented/fold.cuh"
+#include "segmented/launch.h"
 #include "repro/repro_kernel.cuh"
 
 namespace wk {
@@ -80,7 +80,7 @@ template <class E> inline cudaError_t launch_repro_segments(const wk_seg_launch 
 } // namespace seg
 } // namespace wk
 
-/* Defines the C launcher of one float dtype of src/common/dtypes.h, e.g.
+/* Defines the C launcher of one float dtype of src/include/common/dtypes.h, e.g.
  * wk_seg_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per
  * file). */
 #define WK_DEFINE_SEG_REPRO_LAUNCHER(name, code, storage)                              \

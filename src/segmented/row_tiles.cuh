@@ -8,7 +8,7 @@
 #ifndef WARPKIT_SEGMENTED_ROW_TILES_CUH
 #define WARPKIT_SEGMENTED_ROW_TILES_CUH
 
-#include "launch.h"
+#include "segmented/launch.h"
 #include "scan/pipelined_kernel.cuh"
 #include "scan/scan_kernel.cuh"
 

@@ -10,7 +10,7 @@
 #define WARPKIT_SEGMENTED_SCAN_JOINED_ROWS_CUH
 
 #include "common/chained_launch.cuh"
-#include "scan_segments.cuh"
+#include "segmented/scan_segments.cuh"
 
 namespace wk {
 namespace seg {

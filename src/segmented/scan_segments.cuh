@@ -10,9 +10,9 @@
 
 #include "common/chained_launch.cuh"
 #include "common/value.cuh"
-#include "fold.cuh"
-#include "plan.h"
-#include "pieces.cuh"
+#include "segmented/fold.cuh"
+#include "segmented/plan.h"
+#include "segmented/pieces.cuh"
 #include "scan/carried_value.cuh"
 #include "scan/scan_kernel.cuh"
 

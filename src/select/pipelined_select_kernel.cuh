@@ -35,7 +35,7 @@
 #include "common/chained_launch.cuh"
 #include "common/named_barrier.cuh"
 #include "tiles/pipeline.cuh"
-#include "select_kernel.cuh"
+#include "select/select_kernel.cuh"
 
 namespace wk {
 namespace select {

@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "select/plan.h"
 
 const wk_tile_shape wk_select_shapes[WK_SELECT_SHAPE_COUNT] = {
     [WK_SELECT_SHAPE_SMALL] = {WK_SELECT_THREADS, WK_SELECT_SMALL_VECTORS, 0},

@@ -28,9 +28,9 @@
 
 #include "common/chained_launch.cuh"
 #include "common/vector.cuh"
-#include "launch.h"
-#include "plan.h"
-#include "predicate.cuh"
+#include "select/launch.h"
+#include "select/plan.h"
+#include "select/predicate.cuh"
 #include "tiles/io.cuh"
 #include "tiles/order.cuh"
 #include "tiles/stage.cuh"

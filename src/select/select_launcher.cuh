@@ -4,8 +4,8 @@
 #ifndef WARPKIT_SELECT_LAUNCHER_CUH
 #define WARPKIT_SELECT_LAUNCHER_CUH
 
-#include "pipelined_select_kernel.cuh"
-#include "select_kernel.cuh"
+#include "select/pipelined_select_kernel.cuh"
+#include "select/select_kernel.cuh"
 
 namespace wk {
 namespace select {
@@ -124,7 +124,7 @@ template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)
 } // namespace select
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/common/dtypes.h, e.g.
+/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
  * wk_select_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
 #define WK_DEFINE_SELECT_LAUNCHER(name, code, storage)                       \
     extern "C" cudaError_t wk_select_launch_##name(const wk_select_launch *l) \

@@ -86,6 +86,8 @@ if [ $rc -eq 3 ]; then
 else
     expect "verify --quick on a GPU passes (exit $rc)" test $rc -eq 0
     expect "verify prints TEST PASS" grep -q "TEST PASS" <<<"$out"
+    expect "verify runs the segmented cases" grep -q "^== segmented reduce and scans: [1-9]" <<<"$out"
+    expect "verify runs the reproducible cases" grep -q "^== reproducible sums (whole and segmented): [1-9]" <<<"$out"
     # A function, not a child process: the output is too long for an argument.
     no_test_fail() { ! grep -q "TEST FAIL" <<<"$out"; }
     expect "verify prints no TEST FAIL" no_test_fail

@@ -1,5 +1,5 @@
 /* CPU test of the ladder's tolerance rule. */
-#include "ladder_tolerance.h"
+#include "ladder/ladder_tolerance.h"
 #include "test_util.h"
 
 int main(void)

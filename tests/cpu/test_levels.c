@@ -3,9 +3,10 @@
  * elements) in two without overlap or loss, at WK_TEST_DEFAULT_MAX_BYTES, and
  * the environment picks the level. No GPU needed. */
 #include "gpu/case_test_util.h"
-#include "reduce_cases.h"
-#include "scan_cases.h"
-#include "select_cases.h"
+#include "check/reduce_cases.h"
+#include "check/scan_cases.h"
+#include "check/select_cases.h"
+#include "check/segmented_check.h"
 
 static size_t reduce_bytes(const void *c) { return ((const wk_reduce_case *)c)->n * wk_dtype_size(((const wk_reduce_case *)c)->dtype); }
 static size_t scan_bytes(const void *c) { return ((const wk_scan_case *)c)->n * wk_dtype_size(((const wk_scan_case *)c)->dtype); }
@@ -91,5 +92,24 @@ int main(void)
     wk_select_huge_cases(seed, e + full, huge);
     check_split(&t, "select", (unsigned char *)e, full, huge, sizeof *e, select_bytes, select_n);
     free(e);
+
+    /* The segmented list of `warpkit verify --quick`: every dtype under each
+     * of the three calls, overlapping offsets for the reduce only. */
+    size_t quick = wk_segmented_cases(WK_CASES_QUICK, seed, NULL, 0);
+    full = wk_segmented_cases(WK_CASES_FULL, seed, NULL, 0);
+    wk_segmented_case *g = malloc(full * sizeof *g);
+    int seen[3][WK_DTYPE_COUNT] = {{0}}, wild_scan = 0;
+    wk_segmented_cases(WK_CASES_QUICK, seed, g, quick);
+    for (size_t i = 0; i < quick; ++i) {
+        seen[g[i].call][g[i].dtype] = 1;
+        wild_scan |= g[i].layout == WK_SEG_WILD && g[i].call != WK_SEG_REDUCE;
+    }
+    int all = 1;
+    for (int c = 0; c < 3; ++c)
+        for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+            all &= seen[c][d];
+    wk_checkf(&t, quick > 0 && full > quick && all && !wild_scan,
+              "segmented: %zu quick cases cover every dtype of the three calls, %zu in the full list", quick, full);
+    free(g);
     return wk_tally_finish(&t);
 }

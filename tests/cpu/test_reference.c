@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
+#include "ref/generate.h"
 #include "test_util.h"
-#include "half.h"
-#include "reference.h"
+#include "ref/half.h"
+#include "ref/reference.h"
 
 /* ---------------------------------------------------------- harness */
 

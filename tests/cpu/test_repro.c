@@ -3,10 +3,10 @@
  * order and split of an input, the error bound against an exact sum,
  * infinities, NaN and signed zeros, the host API, and the hash of the fixed
  * case list that every GPU must reproduce. */
-#include "generate.h"
-#include "splitmix.h"
-#include "repro_cases.h"
-#include "repro_model.h"
+#include "ref/generate.h"
+#include "ref/splitmix.h"
+#include "check/repro_cases.h"
+#include "ref/repro_model.h"
 #include "test_util.h"
 
 #include <float.h>

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "case_data.h"
-#include "generate.h"
-#include "reference.h"
-#include "internal.h"
+#include "check/case_data.h"
+#include "ref/generate.h"
+#include "ref/reference.h"
+#include "warpkit.h"
 #include "scan/plan.h"
-#include "scan_cases.h"
+#include "check/scan_cases.h"
 
 static int n_passed, n_failed;
 

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
+#include "ref/generate.h"
 #include "test_util.h"
-#include "half.h"
-#include "reference.h"
+#include "ref/half.h"
+#include "ref/reference.h"
 #include "scan/plan.h"
-#include "scan_reference.h"
+#include "ref/scan_reference.h"
 
 static wk_tally tally;
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
-#include "half.h"
-#include "reference.h"
-#include "segmented_reference.h"
+#include "ref/generate.h"
+#include "ref/half.h"
+#include "ref/reference.h"
+#include "ref/segmented_reference.h"
 #include "test_util.h"
 
 static wk_tally tally;

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
-#include "internal.h"
-#include "reference.h"
+#include "ref/generate.h"
+#include "warpkit.h"
+#include "ref/reference.h"
 #include "scan/plan.h"
 #include "select/plan.h"
-#include "select_cases.h"
+#include "check/select_cases.h"
 #include "test_util.h"
 
 static wk_tally tally;

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
-#include "select_reference.h"
+#include "ref/generate.h"
+#include "ref/select_reference.h"
 #include "test_util.h"
 
 static wk_tally tally;

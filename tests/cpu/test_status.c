@@ -1,8 +1,8 @@
 /* CPU test: status strings, dtype and op metadata, argument checks that need
  * no GPU, and wk_create's answer on a machine without one. */
-#include "internal.h"
+#include "warpkit.h"
 #include "test_util.h"
-#include "validate.h"
+#include "api/validate.h"
 
 #include <stdint.h>
 
@@ -47,8 +47,11 @@ static void test_checks(wk_tally *t)
     wk_expect(t, strstr(wk_last_error_message(), ": or is for integer dtypes, not f16") != NULL, "the message names the op and dtype");
     wk_expect(t, wk_check_dtype_op(8, WK_SUM, "f") == WK_ERROR_INVALID_DTYPE, "dtype 8 is invalid");
     wk_expect(t, wk_check_dtype_op(WK_I32, -1, "f") == WK_ERROR_INVALID_OP, "op -1 is invalid");
-    wk_expect(t, wk_check_extent(SIZE_MAX / 4 + 1, 4, "f") == WK_ERROR_INVALID_ARGUMENT, "extent overflow");
-    wk_expect(t, wk_check_extent(SIZE_MAX / 4, 4, "f") == WK_SUCCESS, "largest extent that fits");
+    wk_expect(t, wk_check_extent(SIZE_MAX / 4 + 1, 4, "f") == WK_ERROR_LIMIT, "extent overflow is over the limit");
+    wk_expect(t, wk_check_extent(WK_MAX_BYTES / 4 + 1, 4, "f") == WK_ERROR_LIMIT, "2^62 + 4 bytes are over the limit");
+    wk_expect(t, strstr(wk_last_error_message(), "more than 2^62 bytes") != NULL, "the message names the limit");
+    wk_expect(t, wk_check_extent(WK_MAX_BYTES / 4, 4, "f") == WK_SUCCESS, "2^62 bytes are within it");
+    wk_expect(t, wk_check_extent(SIZE_MAX, 0, "f") == WK_SUCCESS, "no bytes at all are within it");
 
     char buf[64];
     wk_expect(t, wk_ranges_overlap(buf, 16, buf + 8, 16), "overlapping ranges");

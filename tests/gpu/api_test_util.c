@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 
-#include "api_test_util.h"
-#include "generate.h"
+#include "gpu/api_test_util.h"
+#include "ref/generate.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #ifndef WARPKIT_CASE_TEST_UTIL_H
 #define WARPKIT_CASE_TEST_UTIL_H
 
-#include "check_env.h"
-#include "generate.h"
+#include "check/check_env.h"
+#include "ref/generate.h"
 #include "test_util.h"
 
 #include <stdint.h>

@@ -4,7 +4,7 @@
 #ifndef WARPKIT_PRIMITIVES_TEST_UTIL_CUH
 #define WARPKIT_PRIMITIVES_TEST_UTIL_CUH
 
-#include "../../verify/ref/splitmix.h" /* header-only: these tests link no warpkit_ref */
+#include "ref/splitmix.h" /* header-only: these tests link no warpkit_ref */
 
 #include <cuda_runtime.h>
 

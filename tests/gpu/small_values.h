@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "splitmix.h"
+#include "ref/splitmix.h"
 #include "warpkit.h"
 
 /* The f16 and bf16 bits of a small integer (|v| < 2048), exactly. */

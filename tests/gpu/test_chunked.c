@@ -3,8 +3,8 @@
  * device from the parts before it, gives one call's bits over the whole
  * input. Small-integer inputs make float sums exact in any order, so every
  * comparison is bit for bit. Prints its seed; WK_SEED repeats a run. */
-#include "api_test_util.h"
-#include "small_values.h"
+#include "gpu/api_test_util.h"
+#include "gpu/small_values.h"
 #include "test_util.h"
 #include "warpkit.h"
 

@@ -15,7 +15,7 @@
  * Usage: test_compact_primitives. WK_SEED=<n> repeats a run; WK_VERBOSE=1 shows
  * every wrong element. Exits 77 (CTest's skip code) without a CUDA device.
  */
-#include "primitives_test_util.cuh"
+#include "gpu/primitives_test_util.cuh"
 #include "warpkit/block.cuh"
 
 #include <cuda_runtime.h>

@@ -8,8 +8,8 @@
  * float sums are checked on random floats too, reproducible ones bit for
  * bit and scans within their bound. Uneven parts: empty, one element, odd,
  * large. Prints its seed; WK_SEED repeats a run. */
-#include "api_test_util.h"
-#include "small_values.h"
+#include "gpu/api_test_util.h"
+#include "gpu/small_values.h"
 #include "test_util.h"
 #include "warpkit.h"
 #include "warpkit_nccl.h"

@@ -6,8 +6,8 @@
  *
  * Fresh data each run; WK_SEED repeats one. Exits 77 (skipped) without a
  * CUDA device. */
-#include "generate.h"
-#include "ladder.h"
+#include "ref/generate.h"
+#include "ladder/kernels/ladder.h"
 #include "test_util.h"
 
 #include <cuda_runtime_api.h>

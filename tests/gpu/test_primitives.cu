@@ -37,7 +37,7 @@
  * WK_VERBOSE=1 prints every wrong element, not only the first of a few cases
  * per group. Exits 77 (CTest's skip code) when there is no CUDA device.
  */
-#include "primitives_test_util.cuh"
+#include "gpu/primitives_test_util.cuh"
 #include "warpkit/block.cuh"
 
 #include <cuda_runtime.h>

@@ -6,8 +6,8 @@
  * for the sanitizers; WK_TEST_QUICK=1 too), default (the full list up to
  * 2^28 bytes of input) or large (the rest: the sizes over 2^31 elements).
  * WK_SEED repeats a run. Exits 77 (skipped) without a CUDA device. */
-#include "case_test_util.h"
-#include "reduce_cases.h"
+#include "gpu/case_test_util.h"
+#include "check/reduce_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>

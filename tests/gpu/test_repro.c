@@ -8,14 +8,14 @@
  *
  * WK_TEST_LEVEL: quick (every 16th case, for the sanitizers), default (the
  * whole list), large (sizes over 2^31 elements). Exits 77 without a device. */
-#include "api_test_util.h"
-#include "generate.h"
-#include "half.h"
-#include "repro_cases.h"
-#include "repro_model.h"
-#include "splitmix.h"
+#include "gpu/api_test_util.h"
+#include "ref/generate.h"
+#include "ref/half.h"
+#include "check/repro_cases.h"
+#include "ref/repro_model.h"
+#include "ref/splitmix.h"
 #include "test_util.h"
-#include "tuning.h"
+#include "api/tuning.h"
 
 #include "repro/launch.h"
 

@@ -30,11 +30,11 @@
  * into the layout list, or one index) runs those layouts' values alone,
  * an index past the list none of them (at the large level the inputs over
  * 2^31 elements then run alone). Exits 77 without a device. */
-#include "api_test_util.h"
-#include "case_data.h"
-#include "generate.h"
-#include "reference.h"
-#include "segmented_reference.h"
+#include "gpu/api_test_util.h"
+#include "check/case_data.h"
+#include "ref/generate.h"
+#include "ref/reference.h"
+#include "ref/segmented_reference.h"
 #include "test_util.h"
 #include "warpkit.h"
 
@@ -949,7 +949,7 @@ static void test_rejections(void)
                     ALL_FNS);
 
     const wk_segments huge = {SIZE_MAX / 4, 8, 0, NULL, NULL};
-    expect_rejected("count * size overflows", WK_ERROR_INVALID_ARGUMENT, make_call(in, out, &huge, WK_F32, WK_SUM),
+    expect_rejected("count * size overflows", WK_ERROR_LIMIT, make_call(in, out, &huge, WK_F32, WK_SUM),
                     ALL_FNS);
 }
 

@@ -11,8 +11,8 @@
  * for the sanitizers; WK_TEST_QUICK=1 too), default (the full list up to
  * 2^28 bytes of input) or large (the rest, with the sizes over 2^31
  * elements). WK_SEED repeats a run. Exits 77 (skipped) without a CUDA device. */
-#include "case_test_util.h"
-#include "select_cases.h"
+#include "gpu/case_test_util.h"
+#include "check/select_cases.h"
 
 static size_t cases(wk_case_level level, uint64_t seed, void *out, size_t cap)
 {

@@ -5,13 +5,13 @@
  * eager calls run on others (and one capture forked over two streams), all
  * compared exactly with a CPU reference and none allowed to hang. Also: a
  * call that must wait for the host is refused during capture with the
- * capture intact; every entry point refuses a broken capture with
- * WK_ERROR_CAPTURE; pinned host memory is read and written; MIN / MAX order
+ * capture intact (test_entry_points.c tries every entry point's capture
+ * states); pinned host memory is read and written; MIN / MAX order
  * -0.0 below +0.0 for every float dtype. Exits 77 without a device. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "api_test_util.h"
-#include "generate.h"
+#include "gpu/api_test_util.h"
+#include "ref/generate.h"
 #include "test_util.h"
 #include "warpkit.h"
 
@@ -512,102 +512,6 @@ static void test_to_host_in_capture(void)
     CHECK_CUDA(cudaStreamDestroy(s));
 }
 
-/* On a stream whose capture the application broke (a synchronization of the
- * capturing stream), every entry point returns WK_ERROR_CAPTURE with a
- * message, whether it takes a workspace or not, and leaves its output as it
- * was. Not at the quick level (the sanitizers': the failing CUDA calls that
- * break the capture are errors to them). */
-typedef struct broken_call {
-    const char *name;
-    wk_status (*call)(cudaStream_t s, void *d_in, void *d_out);
-} broken_call;
-
-static wk_status broken_reduce(cudaStream_t s, void *in, void *out)
-{
-    return wk_reduce(ctx, in, out, 1000, WK_F32, WK_SUM, s);
-}
-static wk_status broken_repro(cudaStream_t s, void *in, void *out)
-{
-    return wk_reduce_repro(ctx, in, out, 1000, WK_F32, s);
-}
-static wk_status broken_finalize(cudaStream_t s, void *in, void *out)
-{
-    return wk_repro_finalize(ctx, (const wk_repro_partial *)in, 2, out, WK_F32, s);
-}
-static wk_status broken_segmented_repro(cudaStream_t s, void *in, void *out)
-{
-    wk_segments rows = {4, 100, 0, NULL, NULL};
-    return wk_segmented_reduce_repro(ctx, in, out, &rows, WK_F32, s);
-}
-static wk_status broken_segmented(cudaStream_t s, void *in, void *out)
-{
-    wk_segments rows = {4, 100, 0, NULL, NULL};
-    return wk_segmented_reduce(ctx, in, out, &rows, WK_F32, WK_SUM, s);
-}
-static wk_status broken_scan(cudaStream_t s, void *in, void *out)
-{
-    return wk_inclusive_scan(ctx, in, out, 1000, WK_F32, WK_SUM, s);
-}
-static wk_status broken_select_empty(cudaStream_t s, void *in, void *out)
-{
-    wk_predicate p = {WK_GREATER, {0}, {0}};
-    return wk_select_if(ctx, in, (char *)out + 64, (uint64_t *)out, 0, WK_F32, p, s);
-}
-static wk_status broken_copy(cudaStream_t s, void *in, void *out)
-{
-    (void)out;
-    uint64_t h = 0;
-    return wk_copy_to_host(ctx, in, &h, sizeof h, s);
-}
-
-static void test_broken_capture(void)
-{
-    if (wk_test_quick()) {
-        /* Breaking a capture takes failing CUDA calls, which compute-sanitizer
-         * counts as errors; the sanitizers run the quick level. */
-        printf("broken captures: not run at the quick level\n");
-        return;
-    }
-    const broken_call calls[] = {
-        {"wk_reduce", broken_reduce},
-        {"wk_reduce_repro", broken_repro},
-        {"wk_repro_finalize", broken_finalize},
-        {"wk_segmented_reduce_repro", broken_segmented_repro},
-        {"wk_segmented_reduce", broken_segmented},
-        {"wk_inclusive_scan", broken_scan},
-        {"wk_select_if n=0", broken_select_empty},
-        {"wk_copy_to_host", broken_copy},
-    };
-    cudaStream_t s;
-    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    void *d_in, *d_out;
-    CHECK_CUDA(cudaMalloc(&d_in, 8192));
-    CHECK_CUDA(cudaMalloc(&d_out, 4096));
-    CHECK_CUDA(cudaMemset(d_in, 0, 8192));
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
-        wk_poison_device(d_out, 4096);
-        CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
-        cudaError_t broke = cudaStreamSynchronize(s); /* illegal during a capture: invalidates it */
-        cudaGetLastError();
-        enum cudaStreamCaptureStatus state = cudaStreamCaptureStatusNone;
-        CHECK_CUDA(cudaStreamIsCapturing(s, &state));
-        wk_status st = calls[i].call(s, d_in, d_out);
-        char message[256];
-        snprintf(message, sizeof message, "%s", wk_last_error_message());
-        cudaGraph_t graph = NULL;
-        cudaStreamEndCapture(s, &graph); /* fails: the capture is invalidated */
-        cudaGetLastError();
-        if (graph)
-            CHECK_CUDA(cudaGraphDestroy(graph));
-        expectf(broke != cudaSuccess && state == cudaStreamCaptureStatusInvalidated && st == WK_ERROR_CAPTURE &&
-                    strlen(message) > 0 && wk_device_changes(s, d_out, 4096, 0, 0) == 0,
-                "%s on a broken capture: %s, '%s'", calls[i].name, wk_status_string(st), message);
-    }
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaStreamDestroy(s));
-}
-
 /* ----------------------------------------------------------- host memory */
 
 /* Pinned memory (cudaMallocHost, and malloc'd memory after cudaHostRegister)
@@ -785,7 +689,6 @@ int main(void)
     test_stream_churn();
     test_graphs();
     test_to_host_in_capture();
-    test_broken_capture();
     test_pinned();
     test_zero_signs();
 

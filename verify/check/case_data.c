@@ -1,7 +1,7 @@
-#include "case_data.h"
+#include "check/case_data.h"
 
-#include "internal.h"
-#include "reference.h"
+#include "warpkit.h"
+#include "ref/reference.h"
 
 #include <math.h>
 #include <string.h>

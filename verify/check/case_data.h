@@ -3,7 +3,7 @@
 #ifndef WARPKIT_CHECK_CASE_DATA_H
 #define WARPKIT_CHECK_CASE_DATA_H
 
-#include "generate.h"
+#include "ref/generate.h"
 #include "warpkit.h"
 
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "check_env.h"
+#include "check/check_env.h"
 
 #include "tiles/plan.h"
 

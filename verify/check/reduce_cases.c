@@ -1,6 +1,6 @@
-#include "reduce_cases.h"
-#include "internal.h"
-#include "plan.h"
+#include "check/reduce_cases.h"
+#include "warpkit.h"
+#include "reduce/plan.h"
 
 typedef struct case_list {
     wk_reduce_case *out;

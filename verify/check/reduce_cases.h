@@ -3,7 +3,7 @@
 #ifndef WARPKIT_CHECK_REDUCE_CASES_H
 #define WARPKIT_CHECK_REDUCE_CASES_H
 
-#include "reduce_check.h"
+#include "check/reduce_check.h"
 
 #ifdef __cplusplus
 extern "C" {

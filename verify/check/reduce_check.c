@@ -1,10 +1,10 @@
-#include "reduce_check.h"
+#include "check/reduce_check.h"
 
-#include "half.h"
-#include "internal.h"
-#include "plan.h"
-#include "tuning.h"
-#include "reference.h"
+#include "ref/half.h"
+#include "warpkit.h"
+#include "reduce/plan.h"
+#include "api/tuning.h"
+#include "ref/reference.h"
 
 #include <math.h>
 #include <stdio.h>

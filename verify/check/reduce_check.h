@@ -4,9 +4,9 @@
 #ifndef WARPKIT_CHECK_REDUCE_CHECK_H
 #define WARPKIT_CHECK_REDUCE_CHECK_H
 
-#include "case_data.h"
-#include "check_env.h"
-#include "generate.h"
+#include "check/case_data.h"
+#include "check/check_env.h"
+#include "ref/generate.h"
 #include "warpkit.h"
 
 #include <stddef.h>

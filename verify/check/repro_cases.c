@@ -1,7 +1,7 @@
-#include "repro_cases.h"
+#include "check/repro_cases.h"
 
-#include "half.h"
-#include "splitmix.h"
+#include "ref/half.h"
+#include "ref/splitmix.h"
 
 #include <math.h>
 #include <string.h>

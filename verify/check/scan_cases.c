@@ -1,7 +1,7 @@
-#include "scan_cases.h"
+#include "check/scan_cases.h"
 
-#include "internal.h"
-#include "reference.h"
+#include "warpkit.h"
+#include "ref/reference.h"
 #include "scan/plan.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef WARPKIT_CHECK_SCAN_CASES_H
 #define WARPKIT_CHECK_SCAN_CASES_H
 
-#include "scan_check.h"
+#include "check/scan_check.h"
 
 #ifdef __cplusplus
 extern "C" {

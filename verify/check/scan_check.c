@@ -1,9 +1,9 @@
-#include "scan_check.h"
+#include "check/scan_check.h"
 
-#include "internal.h"
-#include "reference.h"
+#include "warpkit.h"
+#include "ref/reference.h"
 #include "scan/plan.h"
-#include "scan_reference.h"
+#include "ref/scan_reference.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>

@@ -6,13 +6,13 @@
  * order keys (below), so that "inside the predicate" is an interval or
  * two of keys, whatever the dtype.
  */
-#include "select_cases.h"
+#include "check/select_cases.h"
 
-#include "generate.h"
-#include "internal.h"
+#include "ref/generate.h"
+#include "warpkit.h"
 #include "scan/plan.h"
 #include "select/plan.h"
-#include "splitmix.h"
+#include "ref/splitmix.h"
 
 #include <stdio.h>
 #include <string.h>

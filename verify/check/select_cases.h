@@ -5,7 +5,7 @@
 #ifndef WARPKIT_CHECK_SELECT_CASES_H
 #define WARPKIT_CHECK_SELECT_CASES_H
 
-#include "select_check.h"
+#include "check/select_check.h"
 
 #ifdef __cplusplus
 extern "C" {

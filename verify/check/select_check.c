@@ -1,7 +1,7 @@
-#include "select_check.h"
+#include "check/select_check.h"
 
-#include "select_cases.h"
-#include "select_reference.h"
+#include "check/select_cases.h"
+#include "ref/select_reference.h"
 
 #include <cuda_runtime_api.h>
 #include <inttypes.h>

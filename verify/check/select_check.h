@@ -7,8 +7,8 @@
 #ifndef WARPKIT_CHECK_SELECT_CHECK_H
 #define WARPKIT_CHECK_SELECT_CHECK_H
 
-#include "check_env.h"
-#include "select_reference.h"
+#include "check/check_env.h"
+#include "ref/select_reference.h"
 #include "warpkit.h"
 
 #include <stddef.h>

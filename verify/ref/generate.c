@@ -1,4 +1,4 @@
-#include "generate.h"
+#include "ref/generate.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "half.h"
-#include "splitmix.h"
+#include "ref/half.h"
+#include "ref/splitmix.h"
 
 /* The seed is mixed into a key first, so that seeds differing by a multiple
  * of the stride do not give shifted copies of one stream. */

@@ -1,4 +1,4 @@
-#include "half.h"
+#include "ref/half.h"
 
 #include <string.h>
 

@@ -5,15 +5,15 @@
  * the kernels are force-inlined and called with a constant element loader,
  * which the compiler then inlines into the loop.
  */
-#include "reference.h"
+#include "ref/reference.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "half.h"
-#include "internal.h"
+#include "ref/half.h"
+#include "warpkit.h"
 
 #if defined(__GNUC__)
 #define KERNEL static inline __attribute__((always_inline))

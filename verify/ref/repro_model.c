@@ -1,6 +1,6 @@
-#include "repro_model.h"
+#include "ref/repro_model.h"
 
-#include "half.h"
+#include "ref/half.h"
 
 #include <math.h>
 #include <stdlib.h>

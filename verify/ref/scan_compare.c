@@ -7,7 +7,7 @@
  * about 2^-100 of sum |x|, that moves to long double only if a double would
  * overflow (f64 data near DBL_MAX).
  */
-#include "scan_reference.h"
+#include "ref/scan_reference.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "reference.h"
-#include "scan_elements.h"
+#include "warpkit.h"
+#include "ref/reference.h"
+#include "ref/scan_elements.h"
 
 typedef enum rule { RULE_EXACT, RULE_EXACT_SUMS, RULE_TOLERANCE } rule;
 

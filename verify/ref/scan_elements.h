@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "half.h"
-#include "scan_reference.h"
+#include "ref/half.h"
+#include "ref/scan_reference.h"
 #include "warpkit.h"
 
 #if defined(__GNUC__)

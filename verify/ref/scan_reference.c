@@ -2,15 +2,15 @@
  * advances one element at a time, the exact rule, and the depth of each
  * output. The per-element comparison with a GPU output is in
  * scan_compare.c. */
-#include "scan_reference.h"
+#include "ref/scan_reference.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
-#include "reference.h"
-#include "scan_elements.h"
+#include "warpkit.h"
+#include "ref/reference.h"
+#include "ref/scan_elements.h"
 
 /* ------------------------------------------------------------ elements */
 

@@ -5,7 +5,7 @@
  * The checkers walk inputs of tens of millions of elements and millions of
  * segments, so they keep per-segment work small: no formatting unless a
  * mismatch is shown, and float sums through inlined typed loaders. */
-#include "segmented_reference.h"
+#include "ref/segmented_reference.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
-#include "internal.h"
-#include "reference.h"
-#include "scan_elements.h"
+#include "ref/generate.h"
+#include "warpkit.h"
+#include "ref/reference.h"
+#include "ref/scan_elements.h"
 
 /* ------------------------------------------------------------- layouts */
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scan_reference.h"
+#include "ref/scan_reference.h"
 #include "warpkit.h"
 
 #ifdef __cplusplus

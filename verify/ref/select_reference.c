@@ -7,16 +7,16 @@
  * elements): the walk is instantiated per dtype with an inlined loader
  * and keeps no array of its own.
  */
-#include "select_reference.h"
+#include "ref/select_reference.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "reference.h"
-#include "scan_elements.h"
+#include "warpkit.h"
+#include "ref/reference.h"
+#include "ref/scan_elements.h"
 
 /* ------------------------------------------------------------- modes */
 

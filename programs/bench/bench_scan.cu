@@ -1,0 +1,242 @@
+/* `warpkit bench --op scan`: warpkit's scans beside CUB's DeviceScan, in one
+ * process, on the same inputs, timed the same way as the reduce bench.
+ *
+ * Three scans per dtype (f32, f64, i32, i64) and size: inclusive sum,
+ * exclusive sum with init 0, inclusive max; CUB runs InclusiveSum,
+ * ExclusiveSum and InclusiveScan with cuda::maximum. A scan reads n
+ * elements and writes n, so the bandwidth is 2 n sizeof(T) / time, reported
+ * against the copy ceiling. Each call's input and output come from a pool
+ * of at least 2 GiB of (input, output) pairs, which both libraries walk in
+ * turn, so that no call finds its input or output in L2.
+ *
+ * Before a case is timed, both libraries scan the same input once and the
+ * outputs are compared on the GPU, every output bit for bit; a case that
+ * disagrees stops the run (exit status 1): a benchmark must not time a wrong
+ * answer. For that run, float inputs are small integers, so that every sum
+ * either library forms is exact and both must give the same bits: a
+ * tolerance wide enough for two orders of rounding (it grows with the sum
+ * of |x|) would let a lost or doubled element through. The timed calls then
+ * run on uniform values, as the reduce bench's do. */
+#include "bench/bench_common.cuh"
+#ifdef WK_HAVE_CUB_LATEST
+#include "bench/cub_latest/cub_latest.h"
+#endif
+
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using wk::bench::checker;
+using wk::bench::mismatches;
+using wk::bench::print_value;
+using wk::bench::rotation;
+using wk::bench::row;
+
+enum class scan_kind { inclusive_sum, exclusive_sum, inclusive_max };
+
+struct scan_case {
+    const char *name; /* the row's op */
+    scan_kind kind;
+};
+
+const scan_case scan_cases[] = {
+    {"scan_inclusive_sum", scan_kind::inclusive_sum},
+    {"scan_exclusive_sum", scan_kind::exclusive_sum},
+    {"scan_inclusive_max", scan_kind::inclusive_max},
+};
+
+/* The width of the op column: the longest op name. */
+constexpr int op_width = 18;
+
+wk_status warpkit_scan(wk_context *ctx, scan_kind kind, const void *in, void *out, size_t n, wk_dtype dtype,
+                       cudaStream_t s)
+{
+    switch (kind) {
+    case scan_kind::inclusive_sum: return wk_inclusive_scan(ctx, in, out, n, dtype, WK_SUM, s);
+    case scan_kind::exclusive_sum: {
+        wk_value zero;
+        std::memset(&zero, 0, sizeof zero); /* 0 in every member */
+        return wk_exclusive_scan(ctx, in, out, n, dtype, WK_SUM, zero, s);
+    }
+    case scan_kind::inclusive_max: return wk_inclusive_scan(ctx, in, out, n, dtype, WK_MAX, s);
+    }
+    return WK_ERROR_INVALID_OP;
+}
+
+/* One CUB scan, its temp storage allocated before timing. */
+template <class T> struct cub_scan : wk::bench::temp_storage {
+    scan_kind kind;
+    explicit cub_scan(scan_kind k) : kind(k) {}
+
+    cudaError_t run(const T *in, T *out, size_t n, cudaStream_t s)
+    {
+        int count = (int)n; /* CUB's fastest path; the bench stays under 2^31 */
+        switch (kind) {
+        case scan_kind::inclusive_sum: return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, count, s);
+        case scan_kind::exclusive_sum: return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, count, s);
+        case scan_kind::inclusive_max:
+            return cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, cuda::maximum<>{}, count, s);
+        }
+        return cudaErrorInvalidValue;
+    }
+    void prepare(const T *in, T *out, size_t n, cudaStream_t s) { allocate([&] { return run(in, out, n, s); }); }
+};
+
+#ifdef WK_HAVE_CUB_LATEST
+/* The newest CUB's scan (cub_latest.h). */
+struct cub_latest_scan : wk::bench::temp_storage {
+    scan_kind kind;
+    wk_dtype dtype;
+    cub_latest_scan(scan_kind k, wk_dtype d) : kind(k), dtype(d) {}
+
+    cudaError_t run(const void *in, void *out, size_t n, cudaStream_t s)
+    {
+        const wk_op op = kind == scan_kind::inclusive_max ? WK_MAX : WK_SUM;
+        return wk_cub_latest_scan(op, kind == scan_kind::exclusive_sum, dtype, in, out, n, temp, &temp_bytes, s);
+    }
+    void prepare(const void *in, void *out, size_t n, cudaStream_t s) { allocate([&] { return run(in, out, n, s); }); }
+};
+#endif
+
+/* ------------------------------------------------ the check run's inputs */
+
+/* The check run's values: for floats whole numbers in [-8, 8], so that every
+ * prefix and every partial sum over a range of elements is an integer far
+ * below 2^24 (a random walk of 2^30 such steps strays about 2^17.5), which
+ * float and double hold exactly, in any order of addition; for integers the
+ * timed values (integer scans are exact anyway). */
+template <class T> __device__ inline T draw_exact(uint64_t r)
+{
+    if constexpr (std::is_floating_point<T>::value)
+        return (T)((long long)(r % 17) - 8);
+    else
+        return wk::bench::draw<T>(r);
+}
+template <class T> __global__ void fill_exact_values(T *p, size_t n, uint64_t seed)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        p[i] = draw_exact<T>(wk::bench::mix(seed ^ (i * 0x2545f4914f6cdd1dull)));
+}
+
+[[noreturn]] void fail_call(const scan_case &sc, wk_dtype dtype, size_t n, wk_status st)
+{
+    std::fprintf(stderr, "warpkit bench: %s %s n=%zu: warpkit returned '%s': %s\n", sc.name, wk_dtype_name(dtype), n,
+                 wk_status_string(st), wk_last_error_message());
+    std::exit(2);
+}
+
+/* ------------------------------------------------------------- one case */
+
+template <class T>
+row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const scan_case &sc, wk_dtype dtype,
+               size_t n, int repeats, double copy_gbs, cudaStream_t s, wk::bench::regime how)
+{
+    size_t bytes = n * sizeof(T);
+    rotation rot(p, bytes, 2); /* buffer 0: input, buffer 1: output */
+    auto input = [&](long long k) { return reinterpret_cast<const T *>(rot.buffer(k, 0)); };
+    auto output = [&](long long k) { return reinterpret_cast<T *>(rot.buffer(k, 1)); };
+
+    cub_scan<T> cub(sc.kind);
+    cub.prepare(input(0), output(0), n, s);
+
+    /* Both libraries on the same input, before anything is timed: values
+     * whose scans are exact, so that the outputs must agree bit for bit
+     * (compared on the GPU, bench_common.cuh). */
+    fill_exact_values<T><<<1024, 256, 0, s>>>(reinterpret_cast<T *>(rot.buffer(0, 0)), n, 0xc4ecull + n);
+    WK_BENCH_CHECK(cudaGetLastError());
+    wk_status st = warpkit_scan(ctx, sc.kind, input(0), output(0), n, dtype, s);
+    if (st != WK_SUCCESS)
+        fail_call(sc, dtype, n, st);
+    T *cub_out = static_cast<T *>(chk.cub_out);
+    WK_BENCH_CHECK(cub.run(input(0), cub_out, n, s));
+    /* warpkit's output against the toolkit CUB's, then the newest CUB's
+     * (where it is built in) in the same place. */
+    auto check = [&](const char *who) {
+        mismatches bad = chk.compare<T>(output(0), n, s);
+        if (!bad.count)
+            return;
+        std::fprintf(stderr,
+                     "warpkit bench: %s %s n=%zu: %s and CUB disagree at %llu of %zu outputs; the first at "
+                     "index %llu:\n",
+                     sc.name, wk_dtype_name(dtype), n, who, bad.count, n, bad.first);
+        print_value("input", input(0), bad.first);
+        print_value(who, output(0), bad.first);
+        print_value("CUB", cub_out, bad.first);
+        std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
+        std::exit(1);
+    };
+    check("warpkit");
+#ifdef WK_HAVE_CUB_LATEST
+    cub_latest_scan latest(sc.kind, dtype);
+    latest.prepare(input(0), output(0), n, s);
+    WK_BENCH_CHECK(latest.run(input(0), output(0), n, s));
+    check("CUB latest");
+#endif
+    /* The timed calls' values, in every slot. */
+    wk::bench::fill<T>(rot, 0x5eedull + n, s);
+
+    /* Both libraries take the next pair from one walk through the pool
+     * (bench_common.cuh), so that no call finds its input or output in L2. */
+    std::vector<wk::bench::slot_call> latest_calls;
+#ifdef WK_HAVE_CUB_LATEST
+    latest_calls.push_back([&](long long j) { return latest.run(input(j), output(j), n, s) == cudaSuccess; });
+#endif
+    const wk::bench::contender_times times = wk::bench::time_contenders(
+        [&](long long j) {
+            wk_status st = warpkit_scan(ctx, sc.kind, input(j), output(j), n, dtype, s);
+            if (st != WK_SUCCESS)
+                fail_call(sc, dtype, n, st);
+            return true;
+        },
+        [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s,
+        how);
+#ifdef WK_HAVE_CUB_LATEST
+    latest.release_temp();
+#endif
+    cub.release_temp();
+    return wk::bench::make_row(sc.name, dtype, n, times, 2.0 * (double)bytes, copy_gbs, true);
+}
+
+} // namespace
+
+extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
+{
+    wk::bench::session ses;
+    ses.name = "warpkit bench";
+    if (int status = wk::bench::open_session(opts, ses))
+        return status;
+    wk_context *ctx = ses.ctx;
+    cudaStream_t s = ses.stream;
+    if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_F64, WK_I32, WK_I64}))
+        return 2;
+    wk::bench::pool p;
+    p.allocate(wk::bench::pool_bytes(ses.max_n, 2));
+    checker chk;
+    chk.allocate(ses.max_n);
+
+    wk::bench::report rep{op_width, {}};
+    auto add = [&](const row &r) { rep.add(r); };
+    const int reps = opts->repeats;
+    const double copy = ses.ceilings.copy_gbs;
+    for (wk::bench::regime how : wk::bench::regimes(opts))
+        for (size_t n : wk::bench::sizes(ses, how))
+            for (const scan_case &sc : scan_cases) {
+                add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s, how));
+                add(bench_case<double>(ctx, p, chk, sc, WK_F64, n, reps, copy, s, how));
+                add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s, how));
+                add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s, how));
+            }
+
+    rep.finish(ses, "%copy", opts->json_path);
+
+    chk.release();
+    p.release();
+    wk::bench::close_session(ses);
+    return 0;
+}
