@@ -305,11 +305,13 @@ static const char usage_info[] =
 static const char usage_verify[] =
     "usage: warpkit verify [--quick] [--device N]\n"
     "\n"
-    "Runs the reduce, scan and select checks on the GPU against the CPU reference:\n"
-    "TEST PASS / TEST FAIL per case.\n"
+    "Runs the reduce, scan, select, segmented and reproducible-sum checks on the GPU\n"
+    "against the CPU reference: TEST PASS / TEST FAIL per case; without --quick, the\n"
+    "hash of the 1024 fixed reproducible cases, which every GPU must match.\n"
     "\n"
     "options:\n"
-    "  --quick           skip the cases over 2^31 elements\n" WK_OPT_DEVICE "\n" WK_EXIT_STATUS;
+    "  --quick           skip the cases over 2^31 elements; every 16th reproducible case\n" WK_OPT_DEVICE "\n"
+    WK_EXIT_STATUS;
 
 static const char usage_bench[] =
     "usage: warpkit bench [--op reduce|scan|select|segmented] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"

@@ -1,4 +1,4 @@
-/* The ranks' arithmetic of the distributed calls (src/dist/ranks.h): each
+/* The ranks' arithmetic of the distributed calls (src/include/dist/ranks.h): each
  * rank's place in the whole output, the rank whose last element precedes a
  * rank's first, and the stand-in element that never equals a first one. */
 #include "dist/ranks.h"
