@@ -335,7 +335,7 @@ static void compute_outcome(const void *in, size_t n, wk_dtype dtype, wk_op op, 
     }
 }
 
-static wk_status validate(const void *in, size_t n, wk_dtype dtype, wk_op op, const void *out)
+wk_status wk_ref_dtype_op_status(wk_dtype dtype, wk_op op)
 {
     if (!wk_dtype_valid((int)dtype))
         return WK_ERROR_INVALID_DTYPE;
@@ -343,6 +343,14 @@ static wk_status validate(const void *in, size_t n, wk_dtype dtype, wk_op op, co
         return WK_ERROR_INVALID_OP;
     if (wk_op_is_bitwise(op) && wk_dtype_is_float(dtype))
         return WK_ERROR_UNSUPPORTED;
+    return WK_SUCCESS;
+}
+
+static wk_status validate(const void *in, size_t n, wk_dtype dtype, wk_op op, const void *out)
+{
+    wk_status st = wk_ref_dtype_op_status(dtype, op);
+    if (st != WK_SUCCESS)
+        return st;
     if (!out || (!in && n > 0))
         return WK_ERROR_INVALID_ARGUMENT;
     return WK_SUCCESS;

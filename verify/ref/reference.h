@@ -34,6 +34,11 @@ void wk_ref_store(void *data, size_t i, wk_dtype dtype, long double v);
  * float dtypes (which have no identity: wk_reduce refuses them). */
 void wk_ref_identity(wk_dtype dtype, wk_op op, void *out);
 
+/* The library's first checks of a call's dtype and op, in its order:
+ * WK_ERROR_INVALID_DTYPE, WK_ERROR_INVALID_OP, WK_ERROR_UNSUPPORTED for a
+ * bitwise op on a float dtype, else WK_SUCCESS. */
+wk_status wk_ref_dtype_op_status(wk_dtype dtype, wk_op op);
+
 /* The reference reduce of h_in[0 .. n) into h_out (host memory). Returns
  * WK_ERROR_INVALID_DTYPE, WK_ERROR_INVALID_OP, WK_ERROR_UNSUPPORTED (bitwise
  * op on a float dtype) or WK_ERROR_INVALID_ARGUMENT (NULL h_out, or NULL

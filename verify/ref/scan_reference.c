@@ -150,13 +150,10 @@ wk_status wk_ref_scan_validate(const void *in, const void *out, size_t n, const 
 {
     if (!spec || (n > 0 && (!in || !out)))
         return WK_ERROR_INVALID_ARGUMENT;
-    if (!wk_dtype_valid((int)spec->dtype))
-        return WK_ERROR_INVALID_DTYPE;
-    if (!wk_op_valid((int)spec->op))
-        return WK_ERROR_INVALID_OP;
-    if (wk_op_is_arg(spec->op) || (wk_op_is_bitwise(spec->op) && wk_dtype_is_float(spec->dtype)))
-        return WK_ERROR_UNSUPPORTED;
-    return WK_SUCCESS;
+    wk_status st = wk_ref_dtype_op_status(spec->dtype, spec->op);
+    if (st == WK_SUCCESS && wk_op_is_arg(spec->op))
+        st = WK_ERROR_UNSUPPORTED;
+    return st;
 }
 
 wk_status wk_ref_scan(const void *h_in, void *h_out, size_t n, const wk_ref_scan_spec *spec)

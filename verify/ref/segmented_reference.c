@@ -151,13 +151,10 @@ static void report_start(report *r, char *msg, size_t size, char *scratch, size_
 static wk_status reduce_validate(const void *in, const void *out, const wk_ref_segments *s, wk_dtype dtype,
                                  wk_op op)
 {
-    if (!wk_dtype_valid((int)dtype))
-        return WK_ERROR_INVALID_DTYPE;
-    if (!wk_op_valid((int)op))
-        return WK_ERROR_INVALID_OP;
-    if (wk_op_is_bitwise(op) && wk_dtype_is_float(dtype))
-        return WK_ERROR_UNSUPPORTED;
-    wk_status st = wk_ref_segments_validate(s);
+    wk_status st = wk_ref_dtype_op_status(dtype, op);
+    if (st != WK_SUCCESS)
+        return st;
+    st = wk_ref_segments_validate(s);
     if (st != WK_SUCCESS)
         return st;
     if (s->count > 0 && (!out || (!in && wk_ref_segments_extent(s) > 0)))
