@@ -38,6 +38,10 @@ def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "."
     problems, checked = [], 0
     for folder in ROOTS:
+        missing = [r for r in ROOTS[folder] + [folder] if not os.path.isdir(os.path.join(top, r))]
+        if missing:
+            problems.append(f"{folder}: root folders missing: {', '.join(missing)}")
+            continue
         for dirpath, _, names in os.walk(os.path.join(top, folder)):
             for name in names:
                 if not name.endswith(SOURCES):

@@ -283,23 +283,27 @@ static void check_rejections(const entry *e)
         call_args b = a;
         b.ctx = bad[i].ctx;
         b.dtype = bad[i].dtype;
+        /* Run (nothing written), then captured (nothing enqueued). */
         wk_poison_device(d_out[0], MAX_BYTES);
+        wk_status st = e->call(&b, stream);
+        int message = strlen(wk_last_error_message()) > 0;
+        int untouched = wk_device_changes(stream, d_out[0], MAX_BYTES, 0, 0) == 0;
         captured_call c = {e, &b};
         wk_capture got;
-        wk_status st = wk_capture_call(stream, enqueue, &c, &got, NULL);
-        int untouched = wk_device_changes(stream, d_out[0], MAX_BYTES, 0, 0) == 0;
-        expect(st == bad[i].want && strlen(wk_last_error_message()) > 0 && got.nodes == 0 && untouched,
-                  "%s with %s: %s (want %s), %zu nodes, output %s", e->name, bad[i].what, wk_status_string(st),
-                  wk_status_string(bad[i].want), got.nodes == SIZE_MAX ? 0 : got.nodes,
-                  untouched ? "untouched" : "changed");
+        wk_status captured = wk_capture_call(stream, enqueue, &c, &got, NULL);
+        expect(st == bad[i].want && captured == bad[i].want && message && got.nodes == 0 && untouched,
+               "%s with %s: %s (want %s), captured %s, %zu nodes%s, output %s", e->name, bad[i].what,
+               wk_status_string(st), wk_status_string(bad[i].want), wk_status_string(captured),
+               got.nodes == SIZE_MAX ? 0 : got.nodes, got.nodes == SIZE_MAX ? " (the capture broke)" : "",
+               untouched ? "untouched" : "changed");
     }
     call_args empty = a;
     empty.n = 0;
     captured_call c = {e, &empty};
     wk_capture got;
     wk_status st = wk_capture_call(stream, enqueue, &c, &got, NULL);
-    expect(st == WK_SUCCESS && got.nodes <= 1, "%s of n = 0: %s, %zu nodes", e->name, wk_status_string(st),
-              got.nodes == SIZE_MAX ? 0 : got.nodes);
+    expect(st == WK_SUCCESS && got.nodes <= 1, "%s of n = 0: %s, %s", e->name, wk_status_string(st),
+           got.nodes == SIZE_MAX ? "the capture broke" : got.nodes == 0 ? "no node" : "one node");
 }
 
 /* One call: the same bits twice, one kernel, a graph's replays the same. */

@@ -51,7 +51,7 @@ static wk_check_result check(wk_check_env *env, const wk_repro_case *c, const un
         uint64_t got = 0;
         if (cudaMemcpy(d, h, c->n * elem, cudaMemcpyHostToDevice) != cudaSuccess ||
             cudaMemset(env->d_out, POISON_BYTE, WK_CHECK_OUT_BYTES) != cudaSuccess) {
-            snprintf(detail, size, "cannot stage the input");
+            snprintf(detail, size, "cannot stage the input or poison the output");
             return WK_CHECK_FAIL;
         }
         if (!read_back(env, wk_reduce_repro(env->ctx, d, env->d_out, c->n, c->dtype, env->stream), &got, elem, detail,
@@ -64,14 +64,18 @@ static wk_check_result check(wk_check_env *env, const wk_repro_case *c, const un
         if (off == 0)
             *bits = got;
     }
-    /* The same input as rows: 1 to MAX_ROWS rows of n / rows elements. */
-    const size_t rows = 1 + (size_t)(c->seed % MAX_ROWS), len = c->n / rows;
+    /* The same input as rows: 1 to MAX_ROWS rows of n / rows elements, at
+     * most n rows so that no row is empty unless n is 0. */
+    size_t rows = 1 + (size_t)(c->seed % MAX_ROWS);
+    if (c->n > 0 && rows > c->n)
+        rows = c->n;
+    const size_t len = c->n / rows;
     uint64_t got[MAX_ROWS];
     wk_segments s = {rows, len, 0, NULL, NULL};
     memset(got, 0, sizeof got);
     if (cudaMemcpy(env->d_in, h, c->n * elem, cudaMemcpyHostToDevice) != cudaSuccess ||
         cudaMemset(env->d_out, POISON_BYTE, WK_CHECK_OUT_BYTES) != cudaSuccess) {
-        snprintf(detail, size, "cannot stage the input");
+        snprintf(detail, size, "cannot stage the input or poison the output");
         return WK_CHECK_FAIL;
     }
     if (!read_back(env, wk_segmented_reduce_repro(env->ctx, env->d_in, env->d_out, &s, c->dtype, env->stream), got,

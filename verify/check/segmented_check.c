@@ -116,6 +116,9 @@ static int build_layout(const wk_segmented_case *c, host_layout *l)
     l->end = malloc((c->count + 1) * sizeof *l->end);
     if (!lengths || !l->begin || !l->end) {
         free(lengths);
+        free(l->begin);
+        free(l->end);
+        l->begin = l->end = NULL;
         return 0;
     }
     if (c->layout == WK_SEG_OFFSETS) {
@@ -180,8 +183,10 @@ wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_ca
     const size_t in_bytes = (c->offset + l.extent + GUARD_ELEMS) * elem;
     const size_t out_bytes = c->call == WK_SEG_REDUCE ? c->count * wk_reduce_result_size(c->dtype, c->op)
                                                       : (l.extent > 0 ? l.extent : 1) * elem;
+    /* The offsets sit after the output, from a 16-byte boundary. */
+    const size_t offsets_at = (out_bytes + 15) / 16 * 16;
     const size_t offsets_bytes = l.begin ? 2 * (c->count + 1) * sizeof(int64_t) : 0;
-    wk_check_result r = wk_check_reserve(env, in_bytes, out_bytes + offsets_bytes, 0, detail, sizeof detail);
+    wk_check_result r = wk_check_reserve(env, in_bytes, offsets_at + offsets_bytes, 0, detail, sizeof detail);
     unsigned char *h_in = NULL, *first = NULL, *again = NULL, *poison = NULL;
     if (r != WK_CHECK_PASS)
         goto done;
@@ -201,7 +206,7 @@ wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_ca
     unsigned char *d_out = env->d_big;
     wk_segments s = {c->count, l.ref.size, l.ref.stride, NULL, NULL};
     if (l.begin) {
-        int64_t *d_offsets = (int64_t *)(d_out + ((out_bytes + 15) / 16) * 16);
+        int64_t *d_offsets = (int64_t *)(d_out + offsets_at);
         s.d_begin = d_offsets;
         s.d_end = d_offsets + c->count + 1;
         if (cudaMemcpy(d_offsets, l.begin, c->count * sizeof(int64_t), cudaMemcpyHostToDevice) != cudaSuccess ||
