@@ -1,10 +1,8 @@
 #include "verify.h"
 
-#include "check/reduce_cases.h"
+#include "check/case_family.h"
 #include "check/repro_check.h"
-#include "check/scan_cases.h"
-#include "check/segmented_check.h"
-#include "check/select_cases.h"
+#include "ref/generate.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,70 +25,13 @@ static void report(wk_check_result r, const char *msg, verify_counts *counts)
         counts->failed++;
 }
 
-/* One family of cases, behind untyped adapters so that one loop runs
- * them all: its quick list, its cases over 2^31 elements, and its check. */
-typedef struct case_family {
-    const char *name;
-    size_t case_size;
-    size_t (*list)(const wk_check_env *env, uint64_t seed, void *out, size_t cap);
-    size_t (*huge)(uint64_t seed, void *out, size_t cap);
-    wk_check_result (*check)(wk_check_env *env, const void *c, char *msg, size_t msg_size);
-} case_family;
-
-static size_t reduce_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
-{
-    return wk_reduce_cases(WK_CASES_QUICK, wk_context_sm_count(env->ctx), seed, out, cap);
-}
-static size_t reduce_huge(uint64_t seed, void *out, size_t cap) { return wk_reduce_huge_cases(seed, out, cap); }
-static wk_check_result reduce_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
-{
-    return wk_check_reduce_case(env, c, msg, msg_size) ? WK_CHECK_PASS : WK_CHECK_FAIL;
-}
-
-static size_t scan_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
-{
-    (void)env;
-    return wk_scan_cases(WK_CASES_QUICK, seed, out, cap);
-}
-static size_t scan_huge(uint64_t seed, void *out, size_t cap) { return wk_scan_huge_cases(seed, out, cap); }
-static wk_check_result scan_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
-{
-    return wk_check_scan_case(env, c, msg, msg_size);
-}
-
-static size_t select_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
-{
-    (void)env;
-    return wk_select_cases(WK_CASES_QUICK, seed, out, cap);
-}
-static size_t select_huge(uint64_t seed, void *out, size_t cap) { return wk_select_huge_cases(seed, out, cap); }
-static wk_check_result select_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
-{
-    return wk_check_select_case(env, c, msg, msg_size);
-}
-
-static size_t segmented_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
-{
-    (void)env;
-    return wk_segmented_cases(WK_CASES_QUICK, seed, out, cap);
-}
-static size_t no_huge(uint64_t seed, void *out, size_t cap)
-{
-    (void)seed, (void)out, (void)cap;
-    return 0;
-}
-static wk_check_result segmented_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
-{
-    return wk_check_segmented_case(env, c, msg, msg_size);
-}
-
 /* The reproducible sums: the fixed list (every 16th case with --quick) and
  * the hash of its results, which the whole list prints. */
 static int repro_quick;
 static uint64_t repro_hash;
-static size_t repro_list(const wk_check_env *env, uint64_t seed, void *out, size_t cap)
+static size_t repro_list(wk_case_level level, int sm_count, uint64_t seed, void *out, size_t cap)
 {
-    (void)env, (void)seed;
+    (void)level, (void)sm_count, (void)seed;
     size_t k = 0;
     for (size_t i = 0; i < WK_REPRO_CASES; ++i) {
         if (repro_quick && i % 16)
@@ -109,25 +50,16 @@ static wk_check_result repro_check(wk_check_env *env, const void *c, char *msg, 
     return r;
 }
 
-static const case_family reduce_family = {"reduce", sizeof(wk_reduce_case), reduce_list, reduce_huge, reduce_check};
-static const case_family scan_family = {"scan", sizeof(wk_scan_case), scan_list, scan_huge, scan_check};
-static const case_family select_family = {"select", sizeof(wk_select_case), select_list, select_huge,
-                                          select_check};
-static const case_family segmented_family = {"segmented reduce and scans", sizeof(wk_segmented_case),
-                                             segmented_list, no_huge, segmented_check};
-static const case_family repro_family = {"reproducible sums (whole and segmented)", sizeof(wk_repro_case),
-                                         repro_list, no_huge, repro_check};
+static const wk_case_family repro_family = {"reproducible sums (whole and segmented)", sizeof(wk_repro_case),
+                                            repro_list, NULL, repro_check};
 
 /* Runs the family's quick list, and without `quick` its huge cases too. */
-static int run_family(const case_family *f, wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
+static int run_family(const wk_case_family *f, wk_check_env *env, int quick, uint64_t seed, verify_counts *counts)
 {
-    size_t count = f->list(env, seed, NULL, 0);
-    size_t huge = quick ? 0 : f->huge(seed, NULL, 0);
-    char *cases = malloc((count + huge) * f->case_size);
+    size_t count, huge;
+    char *cases = wk_case_family_cases(f, WK_CASES_QUICK, wk_context_sm_count(env->ctx), seed, !quick, &count, &huge);
     if (!cases)
         return -1;
-    f->list(env, seed, cases, count);
-    f->huge(seed, cases + count * f->case_size, huge);
     printf("== %s: %zu cases\n", f->name, count + huge);
     char msg[2048];
     for (size_t i = 0; i < count + huge; ++i)
@@ -165,10 +97,10 @@ int wk_verify_main(const wk_cli_options *opts)
     /* The scan and select cases draw their seeds from streams of their
      * own, so that case k of one does not get the data of case k of
      * another. */
-    if (run_family(&reduce_family, &env, opts->quick, seed, &counts) != 0 ||
-        run_family(&scan_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0 ||
-        run_family(&select_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5e1ec7)), &counts) != 0 ||
-        run_family(&segmented_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5e6)), &counts) != 0 ||
+    if (run_family(&wk_reduce_family, &env, opts->quick, seed, &counts) != 0 ||
+        run_family(&wk_scan_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5ca7)), &counts) != 0 ||
+        run_family(&wk_select_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5e1ec7)), &counts) != 0 ||
+        run_family(&wk_segmented_family, &env, opts->quick, wk_rand64(seed, UINT64_C(0x5e6)), &counts) != 0 ||
         run_repro(&env, opts->quick, &counts) != 0) {
         fprintf(stderr, "warpkit verify: out of host memory\n");
         wk_check_env_free(&env);

@@ -13,33 +13,21 @@ out=$("$warpkit" help); rc=$?
 expect "help exits 0" test $rc -eq 0
 expect "help lists the commands" grep -q "verify" <<<"$out"
 
-out=$("$warpkit" frobnicate 2>&1); rc=$?
-expect "an unknown command exits 2" test $rc -eq 2
-expect "and says which" grep -q "unknown command 'frobnicate'" <<<"$out"
-
-out=$("$warpkit" bench --min-n lots 2>&1); rc=$?
-expect "a bad size exits 2" test $rc -eq 2
-expect "and explains the format" grep -q "2^24" <<<"$out"
-
-out=$("$warpkit" ladder --threads 96 2>&1); rc=$?
-expect "ladder refuses a block size that is not a power of two" test $rc -eq 2
-expect "and says what it needs" grep -q "power of two" <<<"$out"
-
-out=$("$warpkit" bench --op sort 2>&1); rc=$?
-expect "an unknown --op exits 2" test $rc -eq 2
-expect "and names the choices" grep -q "reduce, scan, select or segmented" <<<"$out"
-
-out=$("$warpkit" tune --op scan 2>&1); rc=$?
-expect "--op on a command without it exits 2" test $rc -eq 2
-expect "and says where it applies" grep -q "bench and ladder" <<<"$out"
-
-out=$("$warpkit" ladder --op select 2>&1); rc=$?
-expect "ladder --op select exits 2" test $rc -eq 2
-expect "and says select is for bench" grep -q "select applies to bench only" <<<"$out"
-
-out=$("$warpkit" ladder --op segmented 2>&1); rc=$?
-expect "ladder --op segmented exits 2" test $rc -eq 2
-expect "and says segmented is for bench" grep -q "segmented applies to bench only" <<<"$out"
+# refuses WHAT WHY PATTERN ARGS...: warpkit ARGS exits 2 and its output
+# (stdout and stderr) holds PATTERN.
+refuses() {
+    local what=$1 why=$2 pattern=$3; shift 3
+    out=$("$warpkit" "$@" 2>&1); rc=$?
+    expect "$what exits 2" test $rc -eq 2
+    expect "$what: $why" grep -q -- "$pattern" <<<"$out"
+}
+refuses "an unknown command" "says which" "unknown command 'frobnicate'" frobnicate
+refuses "a bad size" "explains the format" "2^24" bench --min-n lots
+refuses "a block size that is not a power of two" "says what ladder needs" "power of two" ladder --threads 96
+refuses "an unknown --op" "names the choices" "reduce, scan, select or segmented" bench --op sort
+refuses "--op on a command without it" "says where it applies" "bench and ladder" tune --op scan
+refuses "ladder --op select" "says select is for bench" "select applies to bench only" ladder --op select
+refuses "ladder --op segmented" "says segmented is for bench" "segmented applies to bench only" ladder --op segmented
 
 out=$("$warpkit" help); rc=$?
 expect "help documents --op" grep -q -- "--op OP" <<<"$out"
@@ -65,14 +53,10 @@ no_ladder_options() { ! grep -q -- "--threads" <<<"$out"; }
 expect "and not the ladder's" no_ladder_options
 out=$("$warpkit" ladder --threads 96 --help); rc=$?
 expect "--help after a bad option still exits 0" test $rc -eq 0
-out=$("$warpkit" help frobnicate 2>&1); rc=$?
-expect "help of an unknown command exits 2" test $rc -eq 2
-expect "and says which" grep -q "frobnicate" <<<"$out"
+refuses "help of an unknown command" "says which" "frobnicate" help frobnicate
 out=$("$warpkit" frobnicate --help 2>&1); rc=$?
 expect "an unknown command with --help exits 2" test $rc -eq 2
-out=$("$warpkit" bench --frobnicate 2>&1); rc=$?
-expect "an unknown option exits 2" test $rc -eq 2
-expect "and shows the command's usage" grep -q "^usage: warpkit bench" <<<"$out"
+refuses "an unknown option" "shows the command's usage" "^usage: warpkit bench" bench --frobnicate
 
 # verify: passes on a GPU, or says clearly that there is none (exit 3).
 out=$("$warpkit" verify --quick 2>&1); rc=$?

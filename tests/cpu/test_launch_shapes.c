@@ -68,59 +68,64 @@ static cudaError_t select_with(cudaError_t (*launcher)(const wk_select_launch *)
     return launcher(&l);
 }
 
-static void check_scan(void)
-{
-    const size_t big = (size_t)64 << 20;
-    expect_refused(scan(wk_scan_launch_f16, scan_shape(big / 2, 2, WK_SCAN_SHAPE_PIPELINED), WK_SUM),
-                   "scan f16, a pipelined plan");
-    expect_refused(scan(wk_scan_launch_bf16, scan_shape(big / 2, 2, WK_SCAN_SHAPE_PIPELINED_WIDE), WK_SUM),
-                   "scan bf16, the wide pipelined plan");
-    expect_refused(scan(wk_scan_launch_f16, scan_shape(big / 2, 2, WK_SCAN_SHAPE_LARGE), WK_SUM),
-                   "scan f16, 64 KiB chained tiles");
-    expect_refused(scan(wk_scan_launch_f32, scan_shape(big / 4, 4, WK_SCAN_SHAPE_COUNT), WK_SUM),
-                   "scan f32, a shape number past the list");
-    expect_refused(scan(wk_scan_launch_f64, scan_shape(big / 8, 8, WK_SCAN_SHAPE_LARGE), WK_MAX),
-                   "scan f64, the 4-byte elements' chained shape");
-    expect_refused(scan(wk_scan_launch_i32, scan_shape(big / 4, 4, WK_SCAN_SHAPE_WIDE), WK_SUM),
-                   "scan i32, the 8-byte elements' chained shape");
-    expect_refused(scan(wk_scan_launch_u32, scan_shape(1000, 4, WK_SCAN_SHAPE_NARROW), WK_SUM),
-                   "scan u32, the 8-byte elements' narrow shape");
-    expect_refused(scan(wk_scan_launch_f32, scan_shape(1000, 4, WK_SCAN_SHAPE_SMALL), WK_XOR),
-                   "scan f32, a bitwise op");
-}
+/* Sizes of the plans below: 64 MiB of input, and 2^31 + 5 elements. */
+#define BIG ((size_t)64 << 20)
+#define OVER_2_31 (WK_SELECT_WIDE_COUNTS_FROM + 5)
 
-static void check_select(void)
+/* A launch the guard must refuse, and what is wrong with it: a scan (scan
+ * set) or a select (select set) of n elements of elem bytes in a plan of
+ * the named shape, with op the scan's wk_op or the select's wk_select_mode. */
+typedef struct refusal {
+    cudaError_t (*scan)(const wk_scan_launch *);
+    cudaError_t (*select)(const wk_select_launch *);
+    size_t n, elem;
+    int shape;
+    int op;
+    const char *what;
+} refusal;
+
+static const refusal refusals[] = {
+    {wk_scan_launch_f16, NULL, BIG / 2, 2, WK_SCAN_SHAPE_PIPELINED, WK_SUM, "scan f16, a pipelined plan"},
+    {wk_scan_launch_bf16, NULL, BIG / 2, 2, WK_SCAN_SHAPE_PIPELINED_WIDE, WK_SUM, "scan bf16, the wide pipelined plan"},
+    {wk_scan_launch_f16, NULL, BIG / 2, 2, WK_SCAN_SHAPE_LARGE, WK_SUM, "scan f16, 64 KiB chained tiles"},
+    {wk_scan_launch_f32, NULL, BIG / 4, 4, WK_SCAN_SHAPE_COUNT, WK_SUM, "scan f32, a shape number past the list"},
+    {wk_scan_launch_f64, NULL, BIG / 8, 8, WK_SCAN_SHAPE_LARGE, WK_MAX, "scan f64, the 4-byte elements' chained shape"},
+    {wk_scan_launch_i32, NULL, BIG / 4, 4, WK_SCAN_SHAPE_WIDE, WK_SUM, "scan i32, the 8-byte elements' chained shape"},
+    {wk_scan_launch_u32, NULL, 1000, 4, WK_SCAN_SHAPE_NARROW, WK_SUM, "scan u32, the 8-byte elements' narrow shape"},
+    {wk_scan_launch_f32, NULL, 1000, 4, WK_SCAN_SHAPE_SMALL, WK_XOR, "scan f32, a bitwise op"},
+    {NULL, wk_select_launch_f16, BIG / 2, 2, WK_SELECT_SHAPE_PIPELINED, WK_SELECT_IF, "select f16, a pipelined plan"},
+    {NULL, wk_select_launch_bf16, BIG / 2, 2, WK_SELECT_SHAPE_LARGE, WK_UNIQUE, "select bf16, 64 KiB chained tiles"},
+    {NULL, wk_select_launch_f32, BIG / 4, 4, WK_SELECT_SHAPE_PIPELINED_PARTITION, WK_SELECT_IF,
+     "select f32, the partition's pipelined shape"},
+    {NULL, wk_select_launch_i64, BIG / 8, 8, WK_SELECT_SHAPE_PIPELINED_PARTITION, WK_PARTITION_IF,
+     "partition i64, the 4-byte partition's pipelined shape"},
+    {NULL, wk_select_launch_i32, BIG / 4, 4, WK_SELECT_SHAPE_COUNT, WK_PARTITION_IF,
+     "select i32, a shape number past the list"},
+    {NULL, wk_select_launch_i32, OVER_2_31, 4, WK_SELECT_SHAPE_LARGE, WK_SELECT_IF,
+     "select i32 of 2^31 + 5 elements, 64 KiB tiles of 32-bit counts"},
+    {NULL, wk_select_launch_u32, OVER_2_31, 4, WK_SELECT_SHAPE_STAGED_MID, WK_SELECT_FLAGGED,
+     "select u32 of 2^31 + 5 elements, the 48 KiB staged tiles of 32-bit counts"},
+    {NULL, wk_select_launch_f64, OVER_2_31, 8, WK_SELECT_SHAPE_SMALL, WK_WHERE,
+     "select f64 of 2^31 + 5 elements, the small tiles"},
+    {NULL, wk_select_launch_i64, BIG / 8, 8, WK_SELECT_SHAPE_STAGED_MID, WK_SELECT_IF,
+     "select i64, the 4-byte elements' staged shape"},
+    {NULL, wk_select_launch_f32, 1000, 4, WK_SELECT_SHAPE_SMALL, 7, "select f32, mode 7"},
+};
+
+static void check_refusals(void)
 {
-    const size_t big = (size_t)64 << 20, huge = WK_SELECT_WIDE_COUNTS_FROM + 5;
-    expect_refused(select_with(wk_select_launch_f16, select_shape(big / 2, 2, WK_SELECT_SHAPE_PIPELINED), WK_SELECT_IF),
-                   "select f16, a pipelined plan");
-    expect_refused(select_with(wk_select_launch_bf16, select_shape(big / 2, 2, WK_SELECT_SHAPE_LARGE), WK_UNIQUE),
-                   "select bf16, 64 KiB chained tiles");
-    expect_refused(select_with(wk_select_launch_f32, select_shape(big / 4, 4, WK_SELECT_SHAPE_PIPELINED_PARTITION),
-                               WK_SELECT_IF),
-                   "select f32, the partition's pipelined shape");
-    expect_refused(select_with(wk_select_launch_i64, select_shape(big / 8, 8, WK_SELECT_SHAPE_PIPELINED_PARTITION),
-                               WK_PARTITION_IF),
-                   "partition i64, the 4-byte partition's pipelined shape");
-    expect_refused(select_with(wk_select_launch_i32, select_shape(big / 4, 4, WK_SELECT_SHAPE_COUNT), WK_PARTITION_IF),
-                   "select i32, a shape number past the list");
-    expect_refused(select_with(wk_select_launch_i32, select_shape(huge, 4, WK_SELECT_SHAPE_LARGE), WK_SELECT_IF),
-                   "select i32 of 2^31 + 5 elements, 64 KiB tiles of 32-bit counts");
-    expect_refused(select_with(wk_select_launch_u32, select_shape(huge, 4, WK_SELECT_SHAPE_STAGED_MID),
-                               WK_SELECT_FLAGGED),
-                   "select u32 of 2^31 + 5 elements, the 48 KiB staged tiles of 32-bit counts");
-    expect_refused(select_with(wk_select_launch_f64, select_shape(huge, 8, WK_SELECT_SHAPE_SMALL), WK_WHERE),
-                   "select f64 of 2^31 + 5 elements, the small tiles");
-    expect_refused(select_with(wk_select_launch_i64, select_shape(big / 8, 8, WK_SELECT_SHAPE_STAGED_MID),
-                               WK_SELECT_IF),
-                   "select i64, the 4-byte elements' staged shape");
-    expect_refused(select_with(wk_select_launch_f32, select_shape(1000, 4, WK_SELECT_SHAPE_SMALL), (wk_select_mode)7),
-                   "select f32, mode 7");
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; ++i) {
+        const refusal *r = &refusals[i];
+        if (r->scan)
+            expect_refused(scan(r->scan, scan_shape(r->n, r->elem, r->shape), (wk_op)r->op), r->what);
+        else
+            expect_refused(select_with(r->select, select_shape(r->n, r->elem, r->shape), (wk_select_mode)r->op),
+                           r->what);
+    }
 }
 
 int main(void)
 {
-    check_scan();
-    check_select();
+    check_refusals();
     return wk_tally_finish(&tally);
 }

@@ -3,6 +3,7 @@
  * elements) in two without overlap or loss, at WK_TEST_DEFAULT_MAX_BYTES, and
  * the environment picks the level. No GPU needed. */
 #include "gpu/case_test_util.h"
+#include "check/case_family.h"
 #include "check/reduce_cases.h"
 #include "check/scan_cases.h"
 #include "check/select_cases.h"
@@ -47,6 +48,21 @@ static void check_split(wk_tally *t, const char *name, unsigned char *all, size_
     free(l);
 }
 
+/* The family's full list with its cases over 2^31 elements (132 SMs, an
+ * H200's), split and checked. */
+static void check_family(wk_tally *t, const wk_case_family *f, uint64_t seed, size_t (*bytes)(const void *),
+                         size_t (*elements)(const void *))
+{
+    size_t full, huge;
+    unsigned char *all = wk_case_family_cases(f, WK_CASES_FULL, 132, seed, 1, &full, &huge);
+    if (!all) {
+        wk_expect(t, 0, "host memory for the case list");
+        return;
+    }
+    check_split(t, f->name, all, full, huge, f->case_size, bytes, elements);
+    free(all);
+}
+
 static void level_is(wk_tally *t, const char *level, const char *quick, wk_test_level want)
 {
     level ? setenv("WK_TEST_LEVEL", level, 1) : unsetenv("WK_TEST_LEVEL");
@@ -72,31 +88,14 @@ int main(void)
     unsetenv("WK_TEST_QUICK");
 
     uint64_t seed = 12345;
-    size_t full = wk_reduce_cases(WK_CASES_FULL, 132, seed, NULL, 0), huge = wk_reduce_huge_cases(seed, NULL, 0);
-    wk_reduce_case *r = malloc((full + huge) * sizeof *r);
-    wk_reduce_cases(WK_CASES_FULL, 132, seed, r, full);
-    wk_reduce_huge_cases(seed, r + full, huge);
-    check_split(&t, "reduce", (unsigned char *)r, full, huge, sizeof *r, reduce_bytes, reduce_n);
-    free(r);
-
-    full = wk_scan_cases(WK_CASES_FULL, seed, NULL, 0), huge = wk_scan_huge_cases(seed, NULL, 0);
-    wk_scan_case *s = malloc((full + huge) * sizeof *s);
-    wk_scan_cases(WK_CASES_FULL, seed, s, full);
-    wk_scan_huge_cases(seed, s + full, huge);
-    check_split(&t, "scan", (unsigned char *)s, full, huge, sizeof *s, scan_bytes, scan_n);
-    free(s);
-
-    full = wk_select_cases(WK_CASES_FULL, seed, NULL, 0), huge = wk_select_huge_cases(seed, NULL, 0);
-    wk_select_case *e = malloc((full + huge) * sizeof *e);
-    wk_select_cases(WK_CASES_FULL, seed, e, full);
-    wk_select_huge_cases(seed, e + full, huge);
-    check_split(&t, "select", (unsigned char *)e, full, huge, sizeof *e, select_bytes, select_n);
-    free(e);
+    check_family(&t, &wk_reduce_family, seed, reduce_bytes, reduce_n);
+    check_family(&t, &wk_scan_family, seed, scan_bytes, scan_n);
+    check_family(&t, &wk_select_family, seed, select_bytes, select_n);
 
     /* The segmented list of `warpkit verify --quick`: every dtype under each
      * of the three calls, overlapping offsets for the reduce only. */
     size_t quick = wk_segmented_cases(WK_CASES_QUICK, seed, NULL, 0);
-    full = wk_segmented_cases(WK_CASES_FULL, seed, NULL, 0);
+    size_t full = wk_segmented_cases(WK_CASES_FULL, seed, NULL, 0);
     wk_segmented_case *g = malloc(full * sizeof *g);
     int seen[3][WK_DTYPE_COUNT] = {{0}}, wild_scan = 0;
     wk_segmented_cases(WK_CASES_QUICK, seed, g, quick);

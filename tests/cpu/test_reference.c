@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ref/generate.h"
+#include "cpu/seeded_test.h"
 #include "test_util.h"
 #include "ref/half.h"
 #include "ref/reference.h"
@@ -461,30 +462,40 @@ static void test_signed_zero(void)
     wk_checkf(&tally, ok, "check accepts -0 for a -0 min: %s", msg);
 }
 
+/* One bitwise reduce of three elements against its value worked by hand,
+ * read back as the dtype's bit pattern. */
+typedef struct bitwise_case {
+    const void *in;
+    wk_dtype dtype;
+    wk_op op;
+    uint64_t want;
+    const char *what;
+} bitwise_case;
+
 static void test_bitwise(void)
 {
-    uint32_t a[] = {0xF0F0F0F0u, 0x0FF00FF0u, 0xFFFF0000u};
-    uint64_t b[] = {0xF0F0F0F0F0F0F0F0u, 0x0FF00FF00FF00FF0u, 0xFFFF0000FFFF0000u};
-    int32_t neg[] = {-1, -2, -4};
-    uint32_t r32;
-    uint64_t r64;
-    int32_t ri;
-    wk_ref_reduce(a, 3, WK_U32, WK_AND, &r32);
-    wk_checkf(&tally, r32 == 0x00F00000u, "u32 and: 0x%08" PRIx32, r32);
-    wk_ref_reduce(a, 3, WK_U32, WK_OR, &r32);
-    wk_checkf(&tally, r32 == 0xFFFFFFF0u, "u32 or: 0x%08" PRIx32, r32);
-    wk_ref_reduce(a, 3, WK_I32, WK_XOR, &r32);
-    wk_checkf(&tally, r32 == 0x00FFFF00u, "i32 xor: 0x%08" PRIx32, r32);
-    wk_ref_reduce(b, 3, WK_U64, WK_AND, &r64);
-    wk_checkf(&tally, r64 == 0x00F0000000F00000u, "u64 and: 0x%016" PRIx64, r64);
-    wk_ref_reduce(b, 3, WK_I64, WK_OR, &r64);
-    wk_checkf(&tally, r64 == 0xFFFFFFF0FFFFFFF0u, "i64 or: 0x%016" PRIx64, r64);
-    wk_ref_reduce(b, 3, WK_U64, WK_XOR, &r64);
-    wk_checkf(&tally, r64 == 0x00FFFF0000FFFF00u, "u64 xor: 0x%016" PRIx64, r64);
-    wk_ref_reduce(neg, 3, WK_I32, WK_AND, &ri);
-    wk_checkf(&tally, ri == -4, "i32 and of -1, -2, -4: %" PRId32, ri);
-    wk_ref_reduce(neg, 3, WK_I32, WK_XOR, &ri);
-    wk_checkf(&tally, ri == (-1 ^ -2 ^ -4), "i32 xor of negatives: %" PRId32, ri);
+    static const uint32_t a[] = {0xF0F0F0F0u, 0x0FF00FF0u, 0xFFFF0000u};
+    static const uint64_t b[] = {0xF0F0F0F0F0F0F0F0u, 0x0FF00FF00FF00FF0u, 0xFFFF0000FFFF0000u};
+    static const int32_t neg[] = {-1, -2, -4};
+    static const bitwise_case cases[] = {
+        {a, WK_U32, WK_AND, 0x00F00000u, "u32 and"},
+        {a, WK_U32, WK_OR, 0xFFFFFFF0u, "u32 or"},
+        {a, WK_I32, WK_XOR, 0x00FFFF00u, "i32 xor"},
+        {b, WK_U64, WK_AND, 0x00F0000000F00000u, "u64 and"},
+        {b, WK_I64, WK_OR, 0xFFFFFFF0FFFFFFF0u, "i64 or"},
+        {b, WK_U64, WK_XOR, 0x00FFFF0000FFFF00u, "u64 xor"},
+        {neg, WK_I32, WK_AND, (uint32_t)-4, "i32 and of -1, -2, -4"},
+        {neg, WK_I32, WK_XOR, (uint32_t)(-1 ^ -2 ^ -4), "i32 xor of negatives"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        const bitwise_case *c = &cases[k];
+        wk_value r;
+        memset(&r, 0, sizeof r);
+        wk_ref_reduce(c->in, 3, c->dtype, c->op, &r);
+        int narrow = wk_dtype_size(c->dtype) == 4;
+        uint64_t got = narrow ? r.u32 : r.u64;
+        wk_checkf(&tally, got == c->want, "%s: 0x%0*" PRIx64, c->what, narrow ? 8 : 16, got);
+    }
 }
 
 static void test_status(void)
@@ -579,61 +590,61 @@ static void test_check_float_sum(wk_dtype dtype, uint64_t seed)
     free(x);
 }
 
+/* One check of a reduce over NaN, infinities or values near overflow:
+ * whether it accepts `got` as the result. */
+typedef struct special_check {
+    const void *in;
+    size_t n;
+    wk_dtype dtype;
+    wk_op op;
+    size_t depth;
+    const void *got;
+    int accept;
+    const char *what;
+} special_check;
+
 static void test_check_specials(void)
 {
-    char msg[512];
-    float with_nan[] = {1.0f, NAN}, with_inf[] = {1.0f, INFINITY};
-    float zero = 0.0f, inf = INFINITY, ninf = -INFINITY, big = FLT_MAX;
+    static const float with_nan[] = {1.0f, NAN}, with_inf[] = {1.0f, INFINITY};
+    static const float zero = 0.0f, inf = INFINITY, ninf = -INFINITY, big = FLT_MAX, one = 1.0f;
     float other_nan = f32_from_bits(0xffc00123u);
-    wk_checkf(&tally, !wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &zero, msg, sizeof msg),
-          "NaN sum needs NaN, rejects 0: %s", msg);
-    wk_checkf(&tally, wk_ref_check_reduce(with_nan, 2, WK_F32, WK_SUM, 1, &other_nan, msg, sizeof msg),
-          "NaN sum accepts any NaN: %s", msg);
-    wk_checkf(&tally, wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &inf, msg, sizeof msg),
-          "+inf sum accepts +inf: %s", msg);
-    wk_checkf(&tally, !wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &ninf, msg, sizeof msg),
-          "+inf sum rejects -inf: %s", msg);
-    wk_checkf(&tally, !wk_ref_check_reduce(with_inf, 2, WK_F32, WK_SUM, 1, &big, msg, sizeof msg),
-          "+inf sum rejects FLT_MAX: %s", msg);
-
-    uint16_t over[] = {0x7b53, 0x7b53}; /* 60000 each: 120000 overflows f16 */
-    uint16_t h_inf = 0x7c00, h_max = 0x7bff, h_ninf = 0xfc00;
-    wk_checkf(&tally, wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_inf, msg, sizeof msg),
-          "f16 sum overflowing to inf accepts inf: %s", msg);
-    wk_checkf(&tally, !wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_max, msg, sizeof msg),
-          "f16 sum overflowing to inf rejects 65504: %s", msg);
-    wk_checkf(&tally, !wk_ref_check_reduce(over, 2, WK_F16, WK_SUM, 1, &h_ninf, msg, sizeof msg),
-          "f16 sum overflowing to inf rejects -inf: %s", msg);
-
+    static const uint16_t over[] = {0x7b53, 0x7b53}; /* 60000 each: 120000 overflows f16 */
+    static const uint16_t h_inf = 0x7c00, h_max = 0x7bff, h_ninf = 0xfc00;
     /* 65504 + 15.5 = 65519.5 rounds to 65504 in f16, but a float accumulator
      * off by depth * 2^-24 * 65519.5 (0.78 at depth 200) may reach the
      * overflow threshold 65520, so inf is acceptable there and not at 0. */
-    uint16_t near[] = {0x7bff, 0x4bc0};
-    wk_checkf(&tally, !wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 0, &h_inf, msg, sizeof msg),
-          "f16 sum 65519.5 at depth 0 rejects inf: %s", msg);
-    wk_checkf(&tally, wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_inf, msg, sizeof msg) &&
-              wk_ref_check_reduce(near, 2, WK_F16, WK_SUM, 200, &h_max, msg, sizeof msg),
-          "f16 sum 65519.5 at depth 200 accepts inf and 65504: %s", msg);
+    static const uint16_t near[] = {0x7bff, 0x4bc0};
     /* 65504 + 17 = 65521 overflows f16 although 65504 is within u_out * |ref|. */
-    uint16_t just_over[] = {0x7bff, 0x4c40};
-    wk_checkf(&tally, !wk_ref_check_reduce(just_over, 2, WK_F16, WK_SUM, 0, &h_max, msg, sizeof msg),
-          "f16 sum 65521 at depth 0 needs inf, rejects 65504: %s", msg);
-
+    static const uint16_t just_over[] = {0x7bff, 0x4c40};
     /* sum|x| = 3 * DBL_MAX exceeds double; an infinite tolerance would let
      * anything pass. */
-    double huge[] = {DBL_MAX, DBL_MAX, -DBL_MAX};
-    double d_max = DBL_MAX, d_zero = 0.0;
-    wk_checkf(&tally, wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_max, msg, sizeof msg),
-          "f64 sum near DBL_MAX accepts DBL_MAX: %s", msg);
-    wk_checkf(&tally, !wk_ref_check_reduce(huge, 3, WK_F64, WK_SUM, 2, &d_zero, msg, sizeof msg),
-          "f64 sum near DBL_MAX rejects 0 (finite tolerance): %s", msg);
-
-    float nan_min[] = {3.0f, NAN, 1.0f};
-    wk_checkf(&tally, wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &other_nan, msg, sizeof msg),
-          "min with NaN accepts a NaN: %s", msg);
-    float one = 1.0f;
-    wk_checkf(&tally, !wk_ref_check_reduce(nan_min, 3, WK_F32, WK_MIN, 1, &one, msg, sizeof msg),
-          "min with NaN rejects the non-NaN minimum: %s", msg);
+    static const double huge[] = {DBL_MAX, DBL_MAX, -DBL_MAX};
+    static const double d_max = DBL_MAX, d_zero = 0.0;
+    static const float nan_min[] = {3.0f, NAN, 1.0f};
+    const special_check checks[] = {
+        {with_nan, 2, WK_F32, WK_SUM, 1, &zero, 0, "NaN sum needs NaN, rejects 0"},
+        {with_nan, 2, WK_F32, WK_SUM, 1, &other_nan, 1, "NaN sum accepts any NaN"},
+        {with_inf, 2, WK_F32, WK_SUM, 1, &inf, 1, "+inf sum accepts +inf"},
+        {with_inf, 2, WK_F32, WK_SUM, 1, &ninf, 0, "+inf sum rejects -inf"},
+        {with_inf, 2, WK_F32, WK_SUM, 1, &big, 0, "+inf sum rejects FLT_MAX"},
+        {over, 2, WK_F16, WK_SUM, 1, &h_inf, 1, "f16 sum overflowing to inf accepts inf"},
+        {over, 2, WK_F16, WK_SUM, 1, &h_max, 0, "f16 sum overflowing to inf rejects 65504"},
+        {over, 2, WK_F16, WK_SUM, 1, &h_ninf, 0, "f16 sum overflowing to inf rejects -inf"},
+        {near, 2, WK_F16, WK_SUM, 0, &h_inf, 0, "f16 sum 65519.5 at depth 0 rejects inf"},
+        {near, 2, WK_F16, WK_SUM, 200, &h_inf, 1, "f16 sum 65519.5 at depth 200 accepts inf"},
+        {near, 2, WK_F16, WK_SUM, 200, &h_max, 1, "f16 sum 65519.5 at depth 200 accepts 65504"},
+        {just_over, 2, WK_F16, WK_SUM, 0, &h_max, 0, "f16 sum 65521 at depth 0 needs inf, rejects 65504"},
+        {huge, 3, WK_F64, WK_SUM, 2, &d_max, 1, "f64 sum near DBL_MAX accepts DBL_MAX"},
+        {huge, 3, WK_F64, WK_SUM, 2, &d_zero, 0, "f64 sum near DBL_MAX rejects 0 (finite tolerance)"},
+        {nan_min, 3, WK_F32, WK_MIN, 1, &other_nan, 1, "min with NaN accepts a NaN"},
+        {nan_min, 3, WK_F32, WK_MIN, 1, &one, 0, "min with NaN rejects the non-NaN minimum"},
+    };
+    char msg[512];
+    for (size_t k = 0; k < sizeof checks / sizeof checks[0]; ++k) {
+        const special_check *c = &checks[k];
+        int accepted = !!wk_ref_check_reduce(c->in, c->n, c->dtype, c->op, c->depth, c->got, msg, sizeof msg);
+        wk_checkf(&tally, accepted == c->accept, "%s: %s", c->what, msg);
+    }
 }
 
 static void test_check_exact(uint64_t seed)
@@ -826,8 +837,7 @@ static void test_seed_env(void)
 
 int main(void)
 {
-    uint64_t seed = wk_seed_from_time();
-    printf("seed 0x%016" PRIx64 " (set WK_SEED=0x%" PRIx64 " to replay)\n", seed, seed);
+    uint64_t seed = wk_seeded_start();
 
     test_half_encode_known();
     test_bf16_encode_known();
@@ -862,6 +872,5 @@ int main(void)
     test_generator_ranges(seed);
     test_seed_env();
 
-    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, tally.passed, tally.failed);
-    return tally.failed == 0 ? 0 : 1;
+    return wk_seeded_finish(seed, &tally);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ref/generate.h"
+#include "cpu/seeded_test.h"
 #include "test_util.h"
 #include "ref/half.h"
 #include "ref/reference.h"
@@ -23,14 +24,10 @@
 
 static wk_tally tally;
 
+/* The init's every bit zero (its widest member named). */
 static wk_ref_scan_spec spec_of(wk_dtype d, wk_op op, int exclusive)
 {
-    wk_ref_scan_spec s;
-    memset(&s, 0, sizeof s);
-    s.dtype = d;
-    s.op = op;
-    s.exclusive = exclusive;
-    return s;
+    return (wk_ref_scan_spec){.dtype = d, .op = op, .exclusive = exclusive, .init.u64 = 0};
 }
 
 static const char *kind(const wk_ref_scan_spec *s) { return s->exclusive ? "excl" : "incl"; }
@@ -547,6 +544,44 @@ static void test_check_values(void)
     wk_checkf(&tally, wk_ref_check_scan(NULL, NULL, 0, &s, NULL, msg, sizeof msg) == 0, "n = 0 checks nothing: %s", msg);
 }
 
+/* Naive steps over 64-bit patterns (sign-extended for i32). */
+static uint64_t load_i32_bits(const void *p, size_t i) { return (uint64_t)(int64_t)((const int32_t *)p)[i]; }
+static uint64_t load_u64_bits(const void *p, size_t i) { return ((const uint64_t *)p)[i]; }
+static uint64_t sum_i32(uint64_t acc, uint64_t x) { return (uint64_t)(int64_t)(int32_t)(uint32_t)(acc + x); }
+static uint64_t min_i32(uint64_t acc, uint64_t x) { return (int64_t)x < (int64_t)acc ? x : acc; }
+static uint64_t xor_64(uint64_t acc, uint64_t x) { return acc ^ x; }
+static uint64_t max_u64(uint64_t acc, uint64_t x) { return x > acc ? x : acc; }
+
+/* One integer scan of random data against a naive loop of `step`: the
+ * inclusive prefix starts at the first element, the exclusive one at init. */
+typedef struct naive_scan {
+    wk_dtype dtype;
+    wk_op op;
+    int exclusive;
+    wk_value init;
+    const void *in;
+    void *out;
+    uint64_t (*load)(const void *p, size_t i);
+    uint64_t (*step)(uint64_t acc, uint64_t x);
+    const char *what;
+} naive_scan;
+
+static void check_vs_naive(const naive_scan *c, size_t n)
+{
+    wk_ref_scan_spec s = spec_of(c->dtype, c->op, c->exclusive);
+    s.init = c->init;
+    wk_ref_scan(c->in, c->out, n, &s);
+    uint64_t acc = c->load(&c->init, 0);
+    int ok = 1;
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t x = c->load(c->in, i);
+        uint64_t next = c->exclusive || i > 0 ? c->step(acc, x) : x;
+        ok &= c->load(c->out, i) == (c->exclusive ? acc : next);
+        acc = next;
+    }
+    wk_checkf(&tally, ok, "%s", c->what);
+}
+
 /* Random data against naive loops. */
 static void test_vs_naive(uint64_t seed)
 {
@@ -558,54 +593,23 @@ static void test_vs_naive(uint64_t seed)
     wk_generate(b, N, WK_U64, WK_GEN_UNIFORM, seed + 1);
     wk_generate(f, N, WK_F32, WK_GEN_SMALL_INTS, seed + 2);
 
-    wk_ref_scan_spec s = spec_of(WK_I32, WK_SUM, 0);
-    wk_ref_scan(a, ra, N, &s);
-    uint32_t sum = 0;
-    int ok = 1;
-    for (size_t i = 0; i < N; ++i) {
-        sum += (uint32_t)a[i];
-        ok &= (uint32_t)ra[i] == sum;
-    }
-    wk_checkf(&tally, ok, "i32 uniform inclusive sum matches a naive uint32 loop");
+    const naive_scan ints[] = {
+        {WK_I32, WK_SUM, 0, {.u64 = 0}, a, ra, load_i32_bits, sum_i32,
+         "i32 uniform inclusive sum matches a naive wrapping loop"},
+        {WK_I32, WK_MIN, 1, {.u64 = 0}, a, ra, load_i32_bits, min_i32,
+         "i32 uniform exclusive min from 0 matches a naive loop"},
+        {WK_U64, WK_XOR, 1, {.u64 = 0x0123456789abcdefull}, b, rb, load_u64_bits, xor_64,
+         "u64 uniform exclusive xor matches a naive loop"},
+        {WK_U64, WK_MAX, 0, {.u64 = 0}, b, rb, load_u64_bits, max_u64,
+         "u64 uniform inclusive max matches a naive loop"},
+    };
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k)
+        check_vs_naive(&ints[k], N);
 
-    s = spec_of(WK_I32, WK_MIN, 1);
-    s.init.i32 = 0;
-    wk_ref_scan(a, ra, N, &s);
-    int32_t m = 0;
-    ok = 1;
-    for (size_t i = 0; i < N; ++i) {
-        ok &= ra[i] == m;
-        if (a[i] < m)
-            m = a[i];
-    }
-    wk_checkf(&tally, ok, "i32 uniform exclusive min from 0 matches a naive loop");
-
-    s = spec_of(WK_U64, WK_XOR, 1);
-    s.init.u64 = 0x0123456789abcdefull;
-    wk_ref_scan(b, rb, N, &s);
-    uint64_t x = s.init.u64;
-    ok = 1;
-    for (size_t i = 0; i < N; ++i) {
-        ok &= rb[i] == x;
-        x ^= b[i];
-    }
-    wk_checkf(&tally, ok, "u64 uniform exclusive xor matches a naive loop");
-
-    s = spec_of(WK_U64, WK_MAX, 0);
-    wk_ref_scan(b, rb, N, &s);
-    uint64_t mx = 0;
-    ok = 1;
-    for (size_t i = 0; i < N; ++i) {
-        if (b[i] > mx)
-            mx = b[i];
-        ok &= rb[i] == mx;
-    }
-    wk_checkf(&tally, ok, "u64 uniform inclusive max matches a naive loop");
-
-    s = spec_of(WK_F32, WK_SUM, 0);
+    wk_ref_scan_spec s = spec_of(WK_F32, WK_SUM, 0);
     wk_ref_scan(f, rf, N, &s);
     double acc = 0;
-    ok = 1;
+    int ok = 1;
     for (size_t i = 0; i < N; ++i) {
         acc += f[i];
         ok &= rf[i] == (float)acc;
@@ -615,8 +619,7 @@ static void test_vs_naive(uint64_t seed)
 
 int main(void)
 {
-    uint64_t seed = wk_seed_from_time();
-    printf("seed 0x%016" PRIx64 " (set WK_SEED=0x%" PRIx64 " to replay)\n", seed, seed);
+    uint64_t seed = wk_seeded_start();
 
     test_int_sums();
     test_int_min_max();
@@ -632,6 +635,5 @@ int main(void)
     test_check_values();
     test_vs_naive(seed + 2);
 
-    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, tally.passed, tally.failed);
-    return tally.failed == 0 ? 0 : 1;
+    return wk_seeded_finish(seed, &tally);
 }

@@ -20,6 +20,7 @@
 #include "ref/half.h"
 #include "ref/reference.h"
 #include "ref/segmented_reference.h"
+#include "cpu/seeded_test.h"
 #include "test_util.h"
 
 static wk_tally tally;
@@ -605,8 +606,7 @@ static void test_wild_offsets(uint64_t seed)
 
 int main(void)
 {
-    uint64_t seed = wk_seed_from_time();
-    printf("seed 0x%016" PRIx64 " (set WK_SEED=0x%" PRIx64 " to replay)\n", seed, seed);
+    uint64_t seed = wk_seeded_start();
 
     test_layouts();
     test_reduce_uniform_rows();
@@ -620,6 +620,5 @@ int main(void)
     test_disjoint_offsets(seed + 3);
     test_wild_offsets(seed + 4);
 
-    printf("seed 0x%016" PRIx64 ": %d passed, %d failed\n", seed, tally.passed, tally.failed);
-    return tally.failed == 0 ? 0 : 1;
+    return wk_seeded_finish(seed, &tally);
 }

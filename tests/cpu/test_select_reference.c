@@ -21,14 +21,10 @@
 
 static wk_tally tally;
 
+/* The constants' every bit zero (their widest members named). */
 static wk_ref_select_spec spec_of(wk_ref_select_mode mode, wk_dtype d, wk_compare cmp)
 {
-    wk_ref_select_spec s;
-    memset(&s, 0, sizeof s);
-    s.mode = mode;
-    s.dtype = d;
-    s.predicate.compare = cmp;
-    return s;
+    return (wk_ref_select_spec){.mode = mode, .dtype = d, .predicate = {.compare = cmp, .a.u64 = 0, .b.u64 = 0}};
 }
 
 #define POISON 0xcd

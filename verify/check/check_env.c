@@ -23,15 +23,37 @@ wk_status wk_check_env_init(wk_check_env *env, int device)
     return WK_SUCCESS;
 }
 
+/* Each buffer that grows with the cases, released and marked empty. */
+static void release_in(wk_check_env *env)
+{
+    cudaFree(env->d_in);
+    free(env->h_in);
+    env->d_in = env->h_in = NULL;
+    env->in_bytes = 0;
+}
+
+static void release_d_big(wk_check_env *env)
+{
+    cudaFree(env->d_big);
+    env->d_big = NULL;
+    env->d_big_bytes = 0;
+}
+
+static void release_h_big(wk_check_env *env)
+{
+    free(env->h_big);
+    env->h_big = NULL;
+    env->h_big_bytes = 0;
+}
+
 void wk_check_env_free(wk_check_env *env)
 {
     if (env->stream)
         cudaStreamDestroy(env->stream);
-    cudaFree(env->d_in);
+    release_in(env);
+    release_d_big(env);
+    release_h_big(env);
     cudaFree(env->d_out);
-    cudaFree(env->d_big);
-    free(env->h_in);
-    free(env->h_big);
     wk_destroy(env->ctx);
     memset(env, 0, sizeof *env);
 }
@@ -70,22 +92,12 @@ wk_check_result wk_check_reserve(wk_check_env *env, size_t in_bytes, size_t d_bi
         return WK_CHECK_PASS;
     /* Free what is replaced first, so that the free-memory queries below
      * count it and two generations of a buffer never coexist. */
-    if (grow_in) {
-        cudaFree(env->d_in);
-        free(env->h_in);
-        env->d_in = env->h_in = NULL;
-        env->in_bytes = 0;
-    }
-    if (grow_d_big) {
-        cudaFree(env->d_big);
-        env->d_big = NULL;
-        env->d_big_bytes = 0;
-    }
-    if (grow_h_big) {
-        free(env->h_big);
-        env->h_big = NULL;
-        env->h_big_bytes = 0;
-    }
+    if (grow_in)
+        release_in(env);
+    if (grow_d_big)
+        release_d_big(env);
+    if (grow_h_big)
+        release_h_big(env);
     size_t dev_need = (grow_in ? in_bytes : 0) + (grow_d_big ? d_big_bytes : 0);
     size_t host_need = (grow_in ? in_bytes : 0) + (grow_h_big ? h_big_bytes : 0);
     size_t dev_free = 0, dev_total = 0;
@@ -131,6 +143,16 @@ wk_check_result wk_check_reserve(wk_check_env *env, size_t in_bytes, size_t d_bi
         env->h_big_bytes = h_big_bytes;
     }
     return WK_CHECK_PASS;
+}
+
+wk_check_result wk_check_reserve_case(wk_check_env *env, size_t in_bytes, size_t d_big_bytes, size_t h_big_bytes,
+                                      const char *name, char *msg, size_t msg_size)
+{
+    char why[512];
+    wk_check_result r = wk_check_reserve(env, in_bytes, d_big_bytes, h_big_bytes, why, sizeof why);
+    if (r != WK_CHECK_PASS)
+        snprintf(msg, msg_size, "%s: %s", name, why);
+    return r;
 }
 
 int wk_check_pipelined_ok(size_t needed)

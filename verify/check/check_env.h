@@ -52,6 +52,11 @@ void wk_check_env_free(wk_check_env *env);
 wk_check_result wk_check_reserve(wk_check_env *env, size_t in_bytes, size_t d_big_bytes, size_t h_big_bytes,
                                  char *why, size_t why_size);
 
+/* wk_check_reserve for the case described by `name`: when the buffers
+ * cannot be had, msg gets "NAME: why" and the result says skip or fail. */
+wk_check_result wk_check_reserve_case(wk_check_env *env, size_t in_bytes, size_t d_big_bytes, size_t h_big_bytes,
+                                      const char *name, char *msg, size_t msg_size);
+
 /* Whether the current device runs the pipelined kernels that need `needed`
  * bytes of shared memory per block, as the library decides it
  * (wk_pipelined_ok, tiles/plan.h): 1 or 0, or -1 when the device's

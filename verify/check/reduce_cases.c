@@ -1,21 +1,16 @@
 #include "check/reduce_cases.h"
+
+#include "check/case_writer.h"
 #include "warpkit.h"
 #include "reduce/plan.h"
 
-typedef struct case_list {
-    wk_reduce_case *out;
-    size_t cap, count;
-    uint64_t seed;
-} case_list;
+typedef wk_case_writer case_list;
 
 static void add(case_list *l, wk_dtype dtype, wk_op op, size_t n, size_t offset, wk_gen_pattern pattern,
                 wk_special special)
 {
-    if (l->out && l->count < l->cap) {
-        wk_reduce_case c = {dtype, op, n, offset, pattern, special, wk_rand64(l->seed, l->count)};
-        l->out[l->count] = c;
-    }
-    l->count++;
+    wk_reduce_case c = {dtype, op, n, offset, pattern, special, wk_case_writer_seed(l)};
+    wk_case_writer_put(l, &c);
 }
 
 static int op_applies(wk_dtype d, wk_op op) { return !(wk_op_is_bitwise(op) && wk_dtype_is_float(d)); }
@@ -78,7 +73,7 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
 
 size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_reduce_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
         for (int o = 0; o < WK_OP_COUNT; ++o) {
             wk_dtype dtype = (wk_dtype)d;
@@ -115,8 +110,8 @@ size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_redu
 
 size_t wk_reduce_huge_cases(uint64_t seed, wk_reduce_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
-    size_t n = ((size_t)1 << 31) + 5;
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
+    size_t n = WK_CASES_HUGE + 5;
     add(&l, WK_I32, WK_SUM, n, 1, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
     add(&l, WK_F16, WK_ARGMAX, n, 3, WK_GEN_UNIFORM, WK_SPECIAL_AT_END);
     add(&l, WK_I64, WK_ARGMIN, n, 1, WK_GEN_UNIFORM, WK_SPECIAL_AT_END);

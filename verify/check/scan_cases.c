@@ -1,16 +1,13 @@
 #include "check/scan_cases.h"
 
+#include "check/case_writer.h"
 #include "warpkit.h"
 #include "ref/reference.h"
 #include "scan/plan.h"
 
 #include <string.h>
 
-typedef struct case_list {
-    wk_scan_case *out;
-    size_t cap, count;
-    uint64_t seed;
-} case_list;
+typedef wk_case_writer case_list;
 
 /* Where the input and output sit: elements past a 256-byte boundary. */
 typedef struct placement {
@@ -54,25 +51,13 @@ static wk_value pick_init(wk_dtype d, wk_op op, init_kind kind, uint64_t seed)
 static void add(case_list *l, wk_dtype d, wk_op op, int exclusive, init_kind init, size_t n, placement at,
                 wk_gen_pattern pattern, wk_special special)
 {
-    uint64_t seed = wk_rand64(l->seed, l->count);
-    if (l->out && l->count < l->cap) {
-        wk_scan_case c;
-        memset(&c, 0, sizeof c);
-        c.dtype = d;
-        c.op = op;
-        c.exclusive = exclusive;
-        if (exclusive)
-            c.init = pick_init(d, op, init, seed);
-        c.n = n;
-        c.in_offset = at.in_offset;
-        c.out_offset = at.in_place ? 0 : at.out_offset;
-        c.in_place = at.in_place;
-        c.pattern = pattern;
-        c.special = special;
-        c.seed = seed;
-        l->out[l->count] = c;
-    }
-    l->count++;
+    uint64_t seed = wk_case_writer_seed(l);
+    wk_scan_case c = {.dtype = d, .op = op, .exclusive = exclusive, .init.u64 = 0, .n = n, .in_offset = at.in_offset,
+                      .out_offset = at.in_place ? 0 : at.out_offset, .in_place = at.in_place, .pattern = pattern,
+                      .special = special, .seed = seed};
+    if (exclusive)
+        c.init = pick_init(d, op, init, seed);
+    wk_case_writer_put(l, &c);
 }
 
 /* The k-th of the span * span (input, output) offset pairs: k and k + span
@@ -343,7 +328,7 @@ static void add_pipelined_edges(case_list *l, wk_case_level level)
 
 size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
     for (int d = 0; d < WK_DTYPE_COUNT; ++d)
         for (int o = 0; o < WK_OP_COUNT; ++o)
             for (int ex = 0; ex < 2; ++ex) {
@@ -365,14 +350,13 @@ size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size
 
 size_t wk_scan_huge_cases(uint64_t seed, wk_scan_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
-    size_t n = (size_t)1 << 31;
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
     /* Integer sums wrap, so any sum is exact: 2 x 8 GiB. */
-    add(&l, WK_U32, WK_SUM, 0, INIT_IDENTITY, n + 5, place(13, 4, 0), WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
+    add(&l, WK_U32, WK_SUM, 0, INIT_IDENTITY, WK_CASES_HUGE + 5, place(13, 4, 0), WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
     /* Small integers keep every float prefix of 2^31 of them exact (their
      * spread stays near 2^20): the exact rule at 2^31 elements, in place. */
-    add(&l, WK_F32, WK_SUM, 1, INIT_VALUE, n + 3, place(2, 4, 1), WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
+    add(&l, WK_F32, WK_SUM, 1, INIT_VALUE, WK_CASES_HUGE + 3, place(2, 4, 1), WK_GEN_SMALL_INTS, WK_SPECIAL_NONE);
     /* Half the bytes per element: 2^31 elements in 2 x 4 GiB. */
-    add(&l, WK_F16, WK_MAX, 0, INIT_IDENTITY, n + 7, place(3, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(&l, WK_F16, WK_MAX, 0, INIT_IDENTITY, WK_CASES_HUGE + 7, place(3, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_NONE);
     return l.count;
 }

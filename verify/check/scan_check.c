@@ -75,13 +75,9 @@ wk_check_result wk_check_scan_case(wk_check_env *env, const wk_scan_case *c, cha
     size_t out_region = c->in_place ? in_region : out_lead + data_bytes + WK_SCAN_GUARD_BYTES;
     size_t readback = in_region > out_region ? in_region : out_region;
     wk_check_result r =
-        wk_check_reserve(env, in_region, c->in_place ? 0 : out_region, readback, detail, sizeof detail);
-    if (r == WK_CHECK_SKIP) {
-        snprintf(msg, msg_size, "%s: %s", name, detail);
-        return r;
-    }
+        wk_check_reserve_case(env, in_region, c->in_place ? 0 : out_region, readback, name, msg, msg_size);
     if (r != WK_CHECK_PASS)
-        return fail_msg(msg, msg_size, name, detail);
+        return r;
 
     unsigned char *h_in = env->h_in, *h_back = env->h_big;
     unsigned char *d_in = (unsigned char *)env->d_in + in_lead;

@@ -8,6 +8,7 @@
  */
 #include "check/select_cases.h"
 
+#include "check/case_writer.h"
 #include "ref/generate.h"
 #include "warpkit.h"
 #include "scan/plan.h"
@@ -506,11 +507,7 @@ void wk_describe_select_case(const wk_select_case *c, char *buf, size_t size)
 
 /* ---------------------------------------------------------------- lists */
 
-typedef struct case_list {
-    wk_select_case *out;
-    size_t cap, count;
-    uint64_t seed;
-} case_list;
+typedef wk_case_writer case_list;
 
 /* Where the buffers sit: elements (flags: bytes) past a 256-byte boundary. */
 typedef struct placement {
@@ -554,32 +551,22 @@ static wk_compare compare_at(wk_dtype d, size_t k) { return (wk_compare)(k % com
 static void add(case_list *l, wk_ref_select_mode m, wk_dtype d, wk_compare cmp, size_t n, placement at,
                 keep_choice keep, wk_select_special special)
 {
-    uint64_t seed = wk_rand64(l->seed, l->count);
-    if (l->out && l->count < l->cap) {
-        wk_select_case c;
-        memset(&c, 0, sizeof c);
-        c.mode = m;
-        c.dtype = d;
-        c.n = n;
-        c.in_offset = at.in_offset;
-        c.in_place = at.in_place && wk_ref_select_in_place_ok(m);
-        c.out_offset = c.in_place ? 0 : at.out_offset;
-        c.flags_offset = m == WK_REF_SELECT_FLAGGED ? at.flags_offset : 0;
-        c.keep = keep.keep;
-        c.run_length = keep.keep == WK_KEEP_EVERY ? keep.run : 0;
-        c.special = special;
-        c.seed = seed;
-        if (wk_ref_select_uses_predicate(m)) {
-            c.predicate = pick_predicate(d, cmp, special, seed);
-            /* A NaN constant decides every element alike. */
-            if (special == WK_SELECT_NAN_CONSTANT && cmp != WK_IS_NAN && cmp != WK_NOT_NAN) {
-                c.keep = cmp == WK_NOT_EQUAL ? WK_KEEP_ALL : WK_KEEP_NONE;
-                c.run_length = 0;
-            }
+    uint64_t seed = wk_case_writer_seed(l);
+    int in_place = at.in_place && wk_ref_select_in_place_ok(m);
+    wk_select_case c = {.mode = m, .dtype = d, .predicate = {.a.u64 = 0, .b.u64 = 0}, .n = n,
+                        .in_offset = at.in_offset, .out_offset = in_place ? 0 : at.out_offset,
+                        .flags_offset = m == WK_REF_SELECT_FLAGGED ? at.flags_offset : 0, .in_place = in_place,
+                        .keep = keep.keep, .run_length = keep.keep == WK_KEEP_EVERY ? keep.run : 0,
+                        .special = special, .seed = seed};
+    if (wk_ref_select_uses_predicate(m)) {
+        c.predicate = pick_predicate(d, cmp, special, seed);
+        /* A NaN constant decides every element alike. */
+        if (special == WK_SELECT_NAN_CONSTANT && cmp != WK_IS_NAN && cmp != WK_NOT_NAN) {
+            c.keep = cmp == WK_NOT_EQUAL ? WK_KEEP_ALL : WK_KEEP_NONE;
+            c.run_length = 0;
         }
-        l->out[l->count] = c;
     }
-    l->count++;
+    wk_case_writer_put(l, &c);
 }
 
 /* Elements per tile of dtype in a select of n elements (the tile shape
@@ -924,7 +911,7 @@ static void add_partition_tile_edges(case_list *l, wk_case_level level)
 
 size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
         for (int m = 0; m < WK_REF_SELECT_MODE_COUNT; ++m) {
             if (level == WK_CASES_QUICK)
@@ -945,17 +932,16 @@ size_t wk_select_cases(wk_case_level level, uint64_t seed, wk_select_case *out, 
 
 size_t wk_select_huge_cases(uint64_t seed, wk_select_case *out, size_t cap)
 {
-    case_list l = {out, cap, 0, seed};
-    size_t n = (size_t)1 << 31;
+    case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
     keep_choice half = {WK_KEEP_HALF, 0}, one = {WK_KEEP_1PCT, 0};
     placement apart = {1, 3, 0, 0}, in_place = {3, 0, 0, 1};
     /* 2 bytes per element: 2^31 elements in 2 x 4 GiB. */
-    add(&l, WK_REF_SELECT_IF, WK_F16, WK_LESS, n + 9, apart, half, WK_SELECT_PLAIN);
-    add(&l, WK_REF_UNIQUE, WK_F16, WK_LESS, n + 3, in_place, half, WK_SELECT_PLAIN);
+    add(&l, WK_REF_SELECT_IF, WK_F16, WK_LESS, WK_CASES_HUGE + 9, apart, half, WK_SELECT_PLAIN);
+    add(&l, WK_REF_UNIQUE, WK_F16, WK_LESS, WK_CASES_HUGE + 3, in_place, half, WK_SELECT_PLAIN);
     /* 2^31 indices take 16 GiB beside the 4 GiB input. */
-    add(&l, WK_REF_WHERE, WK_F16, WK_GREATER_EQUAL, n + 5, apart, one, WK_SELECT_PLAIN);
+    add(&l, WK_REF_WHERE, WK_F16, WK_GREATER_EQUAL, WK_CASES_HUGE + 5, apart, one, WK_SELECT_PLAIN);
     /* 4 bytes per element, 64-bit counts (the pipelined tiles on sm_90
      * and later, elsewhere the staged ones), in place in 8 GiB. */
-    add(&l, WK_REF_SELECT_IF, WK_I32, WK_LESS, n + 7, in_place, one, WK_SELECT_PLAIN);
+    add(&l, WK_REF_SELECT_IF, WK_I32, WK_LESS, WK_CASES_HUGE + 7, in_place, one, WK_SELECT_PLAIN);
     return l.count;
 }

@@ -128,26 +128,18 @@ wk_check_result wk_check_select_case(wk_check_env *env, const wk_select_case *c,
 
     layout g;
     plan_input(c, &g);
-    wk_check_result r = wk_check_reserve(env, g.in_region, 0, 0, detail, sizeof detail);
-    if (r == WK_CHECK_SKIP) {
-        snprintf(msg, msg_size, "%s: %s", name, detail);
-        return r;
-    }
+    wk_check_result r = wk_check_reserve_case(env, g.in_region, 0, 0, name, msg, msg_size);
     if (r != WK_CHECK_PASS)
-        return fail_msg(msg, msg_size, name, detail);
+        return r;
     unsigned char *h_in = env->h_in;
     stage_input(c, &g, h_in);
     const uint8_t *h_flags = c->mode == WK_REF_SELECT_FLAGGED ? h_in + g.flags_lead : NULL;
 
     plan_output(c, &g);
     size_t readback = g.in_region > g.out_region ? g.in_region : g.out_region;
-    r = wk_check_reserve(env, g.in_region, c->in_place ? 0 : g.out_region, readback, detail, sizeof detail);
-    if (r == WK_CHECK_SKIP) {
-        snprintf(msg, msg_size, "%s: %s", name, detail);
-        return r;
-    }
+    r = wk_check_reserve_case(env, g.in_region, c->in_place ? 0 : g.out_region, readback, name, msg, msg_size);
     if (r != WK_CHECK_PASS)
-        return fail_msg(msg, msg_size, name, detail);
+        return r;
 
     unsigned char *h_back = env->h_big;
     unsigned char *d_in = (unsigned char *)env->d_in + g.in_lead;

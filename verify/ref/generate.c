@@ -125,29 +125,19 @@ static sampler int_sampler(wk_dtype dtype, wk_gen_pattern pattern)
 
 /* ---------------------------------------------------------------- fills */
 
-static void fill_u32(uint32_t *o, size_t n, sampler s, uint64_t key)
-{
-    for (size_t i = 0; i < n; i++)
-        o[i] = (uint32_t)sample_bits(&s, key, i);
-}
+/* One loop per element type: element i is draw i of the sampler, taken
+ * as bits (integers) or as a real (floats) and converted to the type. */
+#define FILL_LOOP(name, type, sample)                                       \
+    static void name(type *o, size_t n, sampler s, uint64_t key)            \
+    {                                                                       \
+        for (size_t i = 0; i < n; i++)                                      \
+            o[i] = (type)sample(&s, key, i);                                \
+    }
 
-static void fill_u64(uint64_t *o, size_t n, sampler s, uint64_t key)
-{
-    for (size_t i = 0; i < n; i++)
-        o[i] = sample_bits(&s, key, i);
-}
-
-static void fill_f32(float *o, size_t n, sampler s, uint64_t key)
-{
-    for (size_t i = 0; i < n; i++)
-        o[i] = (float)sample_real(&s, key, i);
-}
-
-static void fill_f64(double *o, size_t n, sampler s, uint64_t key)
-{
-    for (size_t i = 0; i < n; i++)
-        o[i] = sample_real(&s, key, i);
-}
+FILL_LOOP(fill_u32, uint32_t, sample_bits)
+FILL_LOOP(fill_u64, uint64_t, sample_bits)
+FILL_LOOP(fill_f32, float, sample_real)
+FILL_LOOP(fill_f64, double, sample_real)
 
 static void fill_16(uint16_t *o, size_t n, sampler s, uint64_t key, uint16_t (*encode)(float))
 {

@@ -12,35 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ref/elements.h"
 #include "ref/half.h"
 #include "warpkit.h"
 
-#if defined(__GNUC__)
-#define KERNEL static inline __attribute__((always_inline))
-#else
-#define KERNEL static inline
-#endif
-
 /* ------------------------------------------------------------ elements */
-
-/* Integers load as 64-bit patterns (sign-extended for signed dtypes), which
- * sums and bitwise ops can use directly: the low bits come out right. */
-typedef uint64_t (*int_loader)(const void *data, size_t i);
-/* Floats load as double, which holds f32, f16 and bf16 values exactly. */
-typedef double (*float_loader)(const void *data, size_t i);
-
-static uint64_t load_i32(const void *d, size_t i) { return (uint64_t)(int64_t)((const int32_t *)d)[i]; }
-static uint64_t load_u32(const void *d, size_t i) { return ((const uint32_t *)d)[i]; }
-static uint64_t load_i64(const void *d, size_t i) { return (uint64_t)((const int64_t *)d)[i]; }
-static uint64_t load_u64(const void *d, size_t i) { return ((const uint64_t *)d)[i]; }
-static double load_f32(const void *d, size_t i) { return ((const float *)d)[i]; }
-static double load_f64(const void *d, size_t i) { return ((const double *)d)[i]; }
-static double load_f16(const void *d, size_t i) { return wk_half_to_float(((const uint16_t *)d)[i]); }
-static double load_bf16(const void *d, size_t i) { return wk_bf16_to_float(((const uint16_t *)d)[i]); }
-
-/* XORed into a sign-extended signed pattern, this makes unsigned order agree
- * with signed order, so one compare loop serves both kinds. */
-#define SIGNED_ORDER_FLIP (UINT64_C(1) << 63)
 
 static unsigned dtype_bits(wk_dtype dtype) { return (unsigned)wk_dtype_size(dtype) * 8u; }
 
@@ -64,14 +40,14 @@ static uint64_t get_int(const void *data, wk_dtype dtype)
 long double wk_ref_load(const void *data, size_t i, wk_dtype dtype)
 {
     switch (dtype) {
-    case WK_I32: return (long double)(int64_t)load_i32(data, i);
-    case WK_U32: return (long double)load_u32(data, i);
-    case WK_I64: return (long double)(int64_t)load_i64(data, i);
-    case WK_U64: return (long double)load_u64(data, i);
-    case WK_F32: return load_f32(data, i);
-    case WK_F64: return load_f64(data, i);
-    case WK_F16: return load_f16(data, i);
-    case WK_BF16: return load_bf16(data, i);
+    case WK_I32: return (long double)(int64_t)wk_ref_int_i32(data, i);
+    case WK_U32: return (long double)wk_ref_int_u32(data, i);
+    case WK_I64: return (long double)(int64_t)wk_ref_int_64(data, i);
+    case WK_U64: return (long double)wk_ref_int_64(data, i);
+    case WK_F32: return wk_ref_float_f32(data, i);
+    case WK_F64: return wk_ref_float_f64(data, i);
+    case WK_F16: return wk_ref_float_f16(data, i);
+    case WK_BF16: return wk_ref_float_bf16(data, i);
     }
     return NAN;
 }
@@ -138,7 +114,7 @@ typedef struct float_sums {
  * accumulators (more would spill to memory, which costs several times the
  * additions). Only f64 inputs near DBL_MAX can overflow it; such a block is
  * summed again in long double. */
-KERNEL long double long_abs_sum(const void *in, size_t begin, size_t end, float_loader load)
+WK_REF_KERNEL long double long_abs_sum(const void *in, size_t begin, size_t end, wk_ref_float_loader load)
 {
     long double a = 0;
     for (size_t i = begin; i < end; i++)
@@ -146,7 +122,7 @@ KERNEL long double long_abs_sum(const void *in, size_t begin, size_t end, float_
     return a;
 }
 
-KERNEL float_sums block_sums_long(const void *in, size_t begin, size_t end, float_loader load)
+WK_REF_KERNEL float_sums block_sums_long(const void *in, size_t begin, size_t end, wk_ref_float_loader load)
 {
     long double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     double a0 = 0, a1 = 0;
@@ -176,7 +152,7 @@ KERNEL float_sums block_sums_long(const void *in, size_t begin, size_t end, floa
  * up to 2^13 of them is a multiple of 2^-24 below 2^29: 53 bits, exact in
  * double. This block sum is therefore exact, and spares the slow moves of
  * decoded values into x87 registers. */
-KERNEL float_sums block_sums_f16(const void *in, size_t begin, size_t end, float_loader load)
+WK_REF_KERNEL float_sums block_sums_f16(const void *in, size_t begin, size_t end, wk_ref_float_loader load)
 {
     double s0 = 0, s1 = 0, a0 = 0, a1 = 0;
     size_t i = begin;
@@ -195,7 +171,7 @@ KERNEL float_sums block_sums_f16(const void *in, size_t begin, size_t end, float
     return r;
 }
 
-KERNEL float_sums float_sum(const void *in, size_t n, float_loader load, int f16_exact)
+WK_REF_KERNEL float_sums float_sum(const void *in, size_t n, wk_ref_float_loader load, int f16_exact)
 {
     const size_t outer = SUM_BLOCK * SUM_BLOCK;
     float_sums total = {0, 0};
@@ -215,7 +191,7 @@ KERNEL float_sums float_sum(const void *in, size_t n, float_loader load, int f16
     return total;
 }
 
-KERNEL uint64_t int_sum(const void *in, size_t n, int_loader load)
+WK_REF_KERNEL uint64_t int_sum(const void *in, size_t n, wk_ref_int_loader load)
 {
     uint64_t s = 0;
     for (size_t i = 0; i < n; i++)
@@ -226,7 +202,7 @@ KERNEL uint64_t int_sum(const void *in, size_t n, int_loader load)
 /* Index of the first minimum of load(i) ^ mask in unsigned order. With the
  * right mask this is the first min or max of any integer dtype: the sign
  * flip orders signed values, inverting all bits turns a max into a min. */
-KERNEL size_t int_extreme(const void *in, size_t n, int_loader load, uint64_t mask)
+WK_REF_KERNEL size_t int_extreme(const void *in, size_t n, wk_ref_int_loader load, uint64_t mask)
 {
     uint64_t best = load(in, 0) ^ mask;
     size_t at = 0;
@@ -242,7 +218,7 @@ KERNEL size_t int_extreme(const void *in, size_t n, int_loader load, uint64_t ma
 
 /* Index of the first NaN, else of the first minimum of sign * x: sign -1
  * finds the maximum (negation is exact, keeps NaN NaN, and keeps -0 == +0). */
-KERNEL size_t float_extreme(const void *in, size_t n, float_loader load, double sign)
+WK_REF_KERNEL size_t float_extreme(const void *in, size_t n, wk_ref_float_loader load, double sign)
 {
     double best = sign * load(in, 0);
     if (isnan(best))
@@ -260,7 +236,7 @@ KERNEL size_t float_extreme(const void *in, size_t n, float_loader load, double 
     return at;
 }
 
-KERNEL uint64_t int_bitwise(const void *in, size_t n, int_loader load, wk_op op)
+WK_REF_KERNEL uint64_t int_bitwise(const void *in, size_t n, wk_ref_int_loader load, wk_op op)
 {
     uint64_t acc = op == WK_AND ? UINT64_MAX : 0;
     if (op == WK_AND)
@@ -288,8 +264,8 @@ typedef struct outcome {
 
 static int op_wants_max(wk_op op) { return op == WK_MAX || op == WK_ARGMAX; }
 
-KERNEL void int_outcome(const void *in, size_t n, wk_op op, int_loader load,
-                        uint64_t order_flip, outcome *o)
+WK_REF_KERNEL void int_outcome(const void *in, size_t n, wk_op op, wk_ref_int_loader load,
+                               uint64_t order_flip, outcome *o)
 {
     if (op == WK_SUM)
         o->bits = int_sum(in, n, load);
@@ -299,8 +275,8 @@ KERNEL void int_outcome(const void *in, size_t n, wk_op op, int_loader load,
         o->index = int_extreme(in, n, load, op_wants_max(op) ? ~order_flip : order_flip);
 }
 
-KERNEL void float_outcome(const void *in, size_t n, wk_op op, float_loader load,
-                          int f16_exact, outcome *o)
+WK_REF_KERNEL void float_outcome(const void *in, size_t n, wk_op op, wk_ref_float_loader load,
+                                 int f16_exact, outcome *o)
 {
     if (op == WK_SUM) {
         o->sums = float_sum(in, n, load, f16_exact);
@@ -324,14 +300,14 @@ static void compute_outcome(const void *in, size_t n, wk_dtype dtype, wk_op op, 
 {
     memset(o, 0, sizeof *o);
     switch (dtype) {
-    case WK_I32: int_outcome(in, n, op, load_i32, SIGNED_ORDER_FLIP, o); break;
-    case WK_U32: int_outcome(in, n, op, load_u32, 0, o); break;
-    case WK_I64: int_outcome(in, n, op, load_i64, SIGNED_ORDER_FLIP, o); break;
-    case WK_U64: int_outcome(in, n, op, load_u64, 0, o); break;
-    case WK_F32: float_outcome(in, n, op, load_f32, 0, o); break;
-    case WK_F64: float_outcome(in, n, op, load_f64, 0, o); break;
-    case WK_F16: float_outcome(in, n, op, load_f16, 1, o); break;
-    case WK_BF16: float_outcome(in, n, op, load_bf16, 0, o); break;
+    case WK_I32: int_outcome(in, n, op, wk_ref_int_i32, WK_REF_SIGNED_ORDER_FLIP, o); break;
+    case WK_U32: int_outcome(in, n, op, wk_ref_int_u32, 0, o); break;
+    case WK_I64: int_outcome(in, n, op, wk_ref_int_64, WK_REF_SIGNED_ORDER_FLIP, o); break;
+    case WK_U64: int_outcome(in, n, op, wk_ref_int_64, 0, o); break;
+    case WK_F32: float_outcome(in, n, op, wk_ref_float_f32, 0, o); break;
+    case WK_F64: float_outcome(in, n, op, wk_ref_float_f64, 0, o); break;
+    case WK_F16: float_outcome(in, n, op, wk_ref_float_f16, 1, o); break;
+    case WK_BF16: float_outcome(in, n, op, wk_ref_float_bf16, 0, o); break;
     }
 }
 
@@ -474,41 +450,30 @@ void wk_ref_format(wk_dtype dtype, wk_op op, const void *result, char *buf, size
 /* Unit roundoff of a float sum's accumulator and of its output dtype. */
 static long double acc_unit_roundoff(wk_dtype dtype) { return dtype == WK_F64 ? 0x1p-53L : 0x1p-24L; }
 
-static long double out_unit_roundoff(wk_dtype dtype)
-{
-    switch (dtype) {
-    case WK_F16: return 0x1p-11L;
-    case WK_BF16: return 0x1p-8L;
-    case WK_F32: return 0x1p-24L;
-    case WK_F64: return 0x1p-53L;
-    default: return 0;
-    }
-}
+/* What the final rounding to a float output dtype can do to a sum:
+ *  - unit_roundoff: its relative error;
+ *  - underflow_error: half the least subnormal, the absolute error where
+ *    unit_roundoff * |ref| does not bound it (tiny results); sums in the
+ *    accumulator need no such term, additions that underflow are exact;
+ *  - overflow_threshold: the smallest magnitude that rounds to infinity,
+ *    the largest finite value plus half its ulp. */
+typedef struct out_rounding {
+    long double unit_roundoff, underflow_error, overflow_threshold;
+} out_rounding;
 
-/* Half the least subnormal of the output dtype: the absolute error of the
- * final rounding where u_out * |ref| does not bound it (tiny results). Sums
- * in the accumulator need no such term: additions that underflow are exact. */
-static long double out_underflow_error(wk_dtype dtype)
+static out_rounding out_rounding_of(wk_dtype dtype)
 {
+    static const out_rounding f16 = {0x1p-11L, 0x1p-25L, 65520.0L};
+    static const out_rounding bf16 = {0x1p-8L, 0x1p-134L, 0x1p128L - 0x1p119L};
+    static const out_rounding f32 = {0x1p-24L, 0x1p-150L, 0x1p128L - 0x1p103L};
+    static const out_rounding f64 = {0x1p-53L, 0x1p-1075L, 0x1p1024L - 0x1p970L};
+    static const out_rounding other = {0, 0, INFINITY};
     switch (dtype) {
-    case WK_F16: return 0x1p-25L;
-    case WK_BF16: return 0x1p-134L;
-    case WK_F32: return 0x1p-150L;
-    case WK_F64: return 0x1p-1075L;
-    default: return 0;
-    }
-}
-
-/* Smallest magnitude that rounds to infinity in the output dtype: the
- * largest finite value plus half its ulp. */
-static long double overflow_threshold(wk_dtype dtype)
-{
-    switch (dtype) {
-    case WK_F16: return 65520.0L;
-    case WK_BF16: return 0x1p128L - 0x1p119L;
-    case WK_F32: return 0x1p128L - 0x1p103L;
-    case WK_F64: return 0x1p1024L - 0x1p970L;
-    default: return INFINITY;
+    case WK_F16: return f16;
+    case WK_BF16: return bf16;
+    case WK_F32: return f32;
+    case WK_F64: return f64;
+    default: return other;
     }
 }
 
@@ -519,8 +484,8 @@ static long double accumulation_error(wk_dtype dtype, size_t depth, long double 
 
 static long double sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum, long double ref)
 {
-    return accumulation_error(dtype, depth, abs_sum) + out_unit_roundoff(dtype) * fabsl(ref) +
-           out_underflow_error(dtype);
+    out_rounding r = out_rounding_of(dtype);
+    return accumulation_error(dtype, depth, abs_sum) + r.unit_roundoff * fabsl(ref) + r.underflow_error;
 }
 
 double wk_ref_sum_tolerance(wk_dtype dtype, size_t depth, long double abs_sum, long double ref)
@@ -548,7 +513,7 @@ static int sum_matches(wk_dtype dtype, size_t depth, const float_sums *s, long d
         *rule = "an infinite sum needs the same infinity";
         return got == ref;
     }
-    long double limit = overflow_threshold(dtype);
+    long double limit = out_rounding_of(dtype).overflow_threshold;
     long double acc_err = accumulation_error(dtype, depth, s->abs_sum);
     long double signed_inf = copysignl(INFINITY, ref);
     if (fabsl(ref) - acc_err >= limit) {

@@ -101,18 +101,24 @@ static prepared prepare(wk_dtype dtype, const wk_predicate *p)
     return q;
 }
 
+/* The cases of a switch on a compare that order the value x against the
+ * constants a and b with C's own operators, for floats and order keys
+ * alike. */
+#define ORDERED_COMPARES(x, a, b)                 \
+    case WK_LESS: return (x) < (a);               \
+    case WK_LESS_EQUAL: return (x) <= (a);        \
+    case WK_GREATER: return (x) > (a);            \
+    case WK_GREATER_EQUAL: return (x) >= (a);     \
+    case WK_EQUAL: return (x) == (a);             \
+    case WK_NOT_EQUAL: return (x) != (a);         \
+    case WK_IN_RANGE: return (a) <= (x) && (x) < (b)
+
 /* C's comparisons are the header's: each is false when an operand is NaN,
  * except !=, which is true; -0.0 == +0.0. */
 WK_REF_KERNEL int float_holds(double x, const prepared *p)
 {
     switch (p->compare) {
-    case WK_LESS: return x < p->fa;
-    case WK_LESS_EQUAL: return x <= p->fa;
-    case WK_GREATER: return x > p->fa;
-    case WK_GREATER_EQUAL: return x >= p->fa;
-    case WK_EQUAL: return x == p->fa;
-    case WK_NOT_EQUAL: return x != p->fa;
-    case WK_IN_RANGE: return p->fa <= x && x < p->fb;
+    ORDERED_COMPARES(x, p->fa, p->fb);
     case WK_IS_NAN: return isnan(x);
     case WK_NOT_NAN: return !isnan(x);
     }
@@ -123,13 +129,7 @@ WK_REF_KERNEL int float_holds(double x, const prepared *p)
 WK_REF_KERNEL int int_holds(uint64_t k, const prepared *p)
 {
     switch (p->compare) {
-    case WK_LESS: return k < p->ka;
-    case WK_LESS_EQUAL: return k <= p->ka;
-    case WK_GREATER: return k > p->ka;
-    case WK_GREATER_EQUAL: return k >= p->ka;
-    case WK_EQUAL: return k == p->ka;
-    case WK_NOT_EQUAL: return k != p->ka;
-    case WK_IN_RANGE: return p->ka <= k && k < p->kb;
+    ORDERED_COMPARES(k, p->ka, p->kb);
     default: return 0;
     }
 }
@@ -272,7 +272,10 @@ static void run_walk(walk *w, const wk_ref_select_spec *spec)
     }
 }
 
-static void walk_start(walk *w, const void *in, const uint8_t *flags, size_t n, const wk_ref_select_spec *spec)
+/* Walks the whole input, writing the outputs to out or checking those in
+ * got (at most one of them set); *kept (if not NULL) gets the count. */
+static void walk_all(walk *w, const void *in, const uint8_t *flags, size_t n, const wk_ref_select_spec *spec,
+                     void *out, const void *got, uint64_t *kept)
 {
     memset(w, 0, sizeof *w);
     w->mode = spec->mode;
@@ -282,6 +285,11 @@ static void walk_start(walk *w, const void *in, const uint8_t *flags, size_t n, 
     w->out_elem = wk_ref_select_out_size(spec->mode, spec->dtype);
     w->in = in;
     w->flags = flags;
+    w->out = out;
+    w->got = got;
+    run_walk(w, spec);
+    if (kept)
+        *kept = w->kept;
 }
 
 /* ---------------------------------------------------------- reference */
@@ -293,11 +301,7 @@ wk_status wk_ref_select(const void *h_in, const uint8_t *h_flags, void *h_out, s
     if (st != WK_SUCCESS)
         return st;
     walk w;
-    walk_start(&w, h_in, h_flags, n, spec);
-    w.out = h_out;
-    run_walk(&w, spec);
-    if (count)
-        *count = w.kept;
+    walk_all(&w, h_in, h_flags, n, spec, h_out, NULL, count);
     return WK_SUCCESS;
 }
 
@@ -359,11 +363,7 @@ size_t wk_ref_check_select(const void *h_in, const uint8_t *h_flags, size_t n, c
         return WK_REF_SELECT_INVALID;
     }
     walk w;
-    walk_start(&w, h_in, h_flags, n, spec);
-    w.got = got;
-    run_walk(&w, spec);
-    if (want_count)
-        *want_count = w.kept;
+    walk_all(&w, h_in, h_flags, n, spec, NULL, got, want_count);
     describe(&w, got_count, msg, msg_size);
     return w.bad + (got_count != w.kept);
 }
