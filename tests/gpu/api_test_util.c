@@ -47,6 +47,45 @@ wk_status wk_capture_call(cudaStream_t stream, wk_enqueue_fn enqueue, const void
     return st;
 }
 
+wk_status wk_capture_one_kernel(wk_tally *t, cudaStream_t stream, wk_enqueue_fn enqueue, const void *call,
+                                const char *what, cudaGraph_t *graph)
+{
+    wk_capture got;
+    *graph = NULL;
+    wk_status st = wk_capture_call(stream, enqueue, call, &got, graph);
+    char label[384];
+    snprintf(label, sizeof label, "%s: status %s, %zu nodes, %zu kernels", what, wk_status_string(st), got.nodes,
+             got.kernels);
+    wk_expect(t, st == WK_SUCCESS && got.nodes == 1 && got.kernels == 1, label);
+    if (st != WK_SUCCESS && *graph) {
+        CHECK_CUDA(cudaGraphDestroy(*graph));
+        *graph = NULL;
+    }
+    return st;
+}
+
+void wk_launch_graph_once(cudaStream_t stream, cudaGraph_t graph, const char *what)
+{
+    cudaGraphExec_t exec;
+    CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    wait_stream(stream, HANG_SECONDS, what);
+    CHECK_CUDA(cudaGraphExecDestroy(exec));
+}
+
+void wk_free_device_list(const void *const *buffers, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (buffers[i])
+            CHECK_CUDA(cudaFree((void *)buffers[i]));
+}
+
+void wk_free_host_list(const void *const *buffers, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        free((void *)buffers[i]);
+}
+
 void wk_poison_device(void *d, size_t bytes)
 {
     CHECK_CUDA(cudaMemset(d, POISON, bytes));

@@ -51,6 +51,30 @@ void wk_count_graph_nodes(cudaGraph_t graph, wk_capture *got);
 wk_status wk_capture_call(cudaStream_t stream, wk_enqueue_fn enqueue, const void *call, wk_capture *got,
                           cudaGraph_t *keep);
 
+/* Captures enqueue(call) on stream and counts in t, as the check `what`,
+ * whether the call succeeded as one kernel launch and nothing else. *graph
+ * is the capture when the call succeeded (the caller destroys it), else
+ * NULL. Returns the call's status. */
+wk_status wk_capture_one_kernel(wk_tally *t, cudaStream_t stream, wk_enqueue_fn enqueue, const void *call,
+                                const char *what, cudaGraph_t *graph);
+
+/* Instantiates graph, launches it once on stream and waits for it (see
+ * wait_stream; `what` names it in a failure). */
+void wk_launch_graph_once(cudaStream_t stream, cudaGraph_t graph, const char *what);
+
+/* How many pointers the argument list holds. */
+#define WK_COUNT_POINTERS(...) (sizeof((const void *const[]){__VA_ARGS__}) / sizeof(const void *))
+
+/* Frees the count device buffers (NULL ones are skipped), stopping the test
+ * on an error; WK_FREE_DEVICE(a, b, ...) lists them in place. */
+void wk_free_device_list(const void *const *buffers, size_t count);
+#define WK_FREE_DEVICE(...) wk_free_device_list((const void *const[]){__VA_ARGS__}, WK_COUNT_POINTERS(__VA_ARGS__))
+
+/* Frees the count host buffers that malloc gave; WK_FREE_HOST(a, b, ...)
+ * lists them in place. */
+void wk_free_host_list(const void *const *buffers, size_t count);
+#define WK_FREE_HOST(...) wk_free_host_list((const void *const[]){__VA_ARGS__}, WK_COUNT_POINTERS(__VA_ARGS__))
+
 /* Fills bytes of device memory with POISON and waits for it. */
 void wk_poison_device(void *d, size_t bytes);
 

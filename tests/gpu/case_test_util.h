@@ -80,6 +80,32 @@ typedef struct wk_case_list {
     size_t (*bytes)(const void *c);
 } wk_case_list;
 
+/* Defines `name`, the wk_case_list of a case type with fields n and dtype:
+ * its lists come from cases_fn(level, seed, out, cap) and huge_fn(seed,
+ * out, cap), its check from check_fn(env, c, msg, msg_size), each typed on
+ * the case type and so called through a wrapper of the list's own type. */
+#define WK_CASE_LIST(name, case_type, cases_fn, huge_fn, check_fn)                                             \
+    static size_t name##_cases(wk_case_level level, uint64_t seed, void *out, size_t cap)                      \
+    {                                                                                                          \
+        return cases_fn(level, seed, (case_type *)out, cap);                                                   \
+    }                                                                                                          \
+    static size_t name##_huge(uint64_t seed, void *out, size_t cap)                                            \
+    {                                                                                                          \
+        return huge_fn(seed, (case_type *)out, cap);                                                           \
+    }                                                                                                          \
+    static wk_check_result name##_check(wk_check_env *env, const void *c, char *msg, size_t msg_size)          \
+    {                                                                                                          \
+        return check_fn(env, (const case_type *)c, msg, msg_size);                                             \
+    }                                                                                                          \
+    static size_t name##_elements(const void *c) { return ((const case_type *)c)->n; }                         \
+    static size_t name##_bytes(const void *c)                                                                  \
+    {                                                                                                          \
+        const case_type *k = (const case_type *)c;                                                             \
+        return k->n * wk_dtype_size(k->dtype);                                                                 \
+    }                                                                                                          \
+    static const wk_case_list name = {sizeof(case_type), name##_cases, name##_huge, name##_check,              \
+                                      name##_elements, name##_bytes}
+
 /* Runs the cases of the list at the level (quick: the quick list; default:
  * the full list up to 2^27 bytes of input; large: the rest of it and the
  * cases over 2^31 elements) and returns the exit status: 0 when all pass, 1

@@ -23,21 +23,63 @@ static wk_context *ctx;
 static cudaStream_t stream;
 static wk_tally tally;
 
-/* Runs wk_reduce under stream capture and reports how many graph nodes it
- * added: the number of launches (and copies) the call enqueued. */
+/* One call of wk_reduce, or of wk_reduce_index (out its index). */
+typedef struct reduce_call {
+    int index_only;
+    const void *in;
+    void *out;
+    size_t n;
+    wk_dtype dtype;
+    wk_op op;
+} reduce_call;
+
+static wk_status enqueue_reduce(const void *call, cudaStream_t s)
+{
+    const reduce_call *c = call;
+    return c->index_only ? wk_reduce_index(ctx, c->in, (int64_t *)c->out, c->n, c->dtype, c->op, s)
+                         : wk_reduce(ctx, c->in, c->out, c->n, c->dtype, c->op, s);
+}
+
+/* Runs the call under stream capture (see wk_capture_call) and reports how
+ * many graph nodes it added, the launches (and copies) it enqueued, and
+ * whether all are kernels. */
+static wk_status captured(reduce_call c, size_t *nodes, int *all_kernels)
+{
+    wk_capture got;
+    wk_status st = wk_capture_call(stream, enqueue_reduce, &c, &got, NULL);
+    *nodes = got.nodes;
+    *all_kernels = got.kernels == got.nodes;
+    return st;
+}
+
+/* wk_reduce under stream capture, as `captured`. */
 static wk_status captured_reduce(const void *in, void *out, size_t n, wk_dtype dtype, wk_op op, size_t *nodes,
                                  int *all_kernels)
 {
-    cudaGraph_t graph;
-    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    wk_status st = wk_reduce(ctx, in, out, n, dtype, op, stream);
-    CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-    wk_capture got;
-    wk_count_graph_nodes(graph, &got);
-    *nodes = got.nodes;
-    *all_kernels = got.kernels == got.nodes;
-    CHECK_CUDA(cudaGraphDestroy(graph));
-    return st;
+    return captured((reduce_call){.index_only = 0, .in = in, .out = out, .n = n, .dtype = dtype, .op = op}, nodes,
+                    all_kernels);
+}
+
+/* Many cases checked as one: each failing case is counted and printed on
+ * its own, then one check says whether all passed. */
+typedef struct case_count {
+    int all, cases;
+} case_count;
+
+static void count_case(case_count *c, int ok, const char *label)
+{
+    if (!ok)
+        wk_expect(&tally, 0, label);
+    c->all &= ok;
+    ++c->cases;
+}
+
+/* The check of all the cases: "<what>: <cases> <verdict>". */
+static void expect_all_cases(const case_count *c, const char *what, const char *verdict)
+{
+    char label[160];
+    snprintf(label, sizeof label, "%s: %d %s", what, c->cases, verdict);
+    wk_expect(&tally, c->all, label);
 }
 
 static int out_untouched(const void *d_out) { return wk_device_changes(stream, d_out, OUT_BYTES, 0, 0) == 0; }
@@ -155,10 +197,8 @@ static void test_conveniences(uint64_t seed, void *d_scratch)
         snprintf(label, sizeof label, "%s of all INT32_%s is index 0", wk_op_name(op), signs[s] < 0 ? "MIN" : "MAX");
         wk_expect(&tally, st == WK_SUCCESS && r.index == 0 && r.value.i32 == h_int[0], label);
     }
-    CHECK_CUDA(cudaFree(d_inf));
-    CHECK_CUDA(cudaFree(d_int));
-    free(h_inf);
-    free(h_int);
+    WK_FREE_DEVICE(d_inf, d_int);
+    WK_FREE_HOST(h_inf, h_int);
 
     /* n = 0 gives the identity and index -1, whatever the input pointer:
      * NULL, or not even aligned to the element. */
@@ -217,9 +257,78 @@ static void test_back_to_back(uint64_t seed)
 
     for (size_t s = 0; s < nsizes; ++s)
         CHECK_CUDA(cudaFree(d_in[s]));
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaFree(d_total));
-    free(h);
+    WK_FREE_DEVICE(d_out, d_total);
+    WK_FREE_HOST(h);
+}
+
+/* --------------------------------------------------------- forced shapes */
+
+/* A dtype, op and input pattern that a forced shape is compared on. */
+typedef struct shape_kind {
+    wk_dtype dtype;
+    wk_op op;
+    wk_gen_pattern pattern;
+} shape_kind;
+
+/* Host staging for an input, the input on the device, and two result
+ * slots of OUT_BYTES: the wide shape's (0) and the forced shape's (1). */
+typedef struct shape_buffers {
+    unsigned char *h, *d, *d_out;
+} shape_buffers;
+
+/* Allocates the buffers for inputs of up to `most` bytes; 0 (counted as a
+ * failure of `what`) when the host has no room. */
+static int shape_buffers_alloc(shape_buffers *b, size_t most, const char *what)
+{
+    b->h = malloc(most);
+    if (!b->h) {
+        wk_expect(&tally, 0, what);
+        return 0;
+    }
+    CHECK_CUDA(cudaMalloc((void **)&b->d, most));
+    CHECK_CUDA(cudaMalloc((void **)&b->d_out, 2 * OUT_BYTES));
+    return 1;
+}
+
+static void shape_buffers_free(shape_buffers *b)
+{
+    WK_FREE_DEVICE(b->d, b->d_out);
+    WK_FREE_HOST(b->h);
+}
+
+/* Reduces the staged n elements with the shape and grid into result slot
+ * `slot` (poisoned first) and copies the result to got. Returns the call's
+ * status. */
+static wk_status shaped_result(const shape_buffers *b, const shape_kind *k, size_t n, wk_reduce_shape shape,
+                               unsigned grid, size_t slot, unsigned char *got)
+{
+    unsigned char *out = b->d_out + slot * OUT_BYTES;
+    CHECK_CUDA(cudaMemset(out, POISON, OUT_BYTES));
+    wk_status st = wk_reduce_shaped(ctx, b->d + wk_dtype_size(k->dtype), out, n, k->dtype, k->op, shape, grid, stream);
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    CHECK_CUDA(cudaMemcpy(got, out, wk_reduce_result_size(k->dtype, k->op), cudaMemcpyDeviceToHost));
+    return st;
+}
+
+/* Generates n elements of the kind from `seed` into the device input, one
+ * element past its start (an odd offset), and checks that `shape` (called
+ * `name`) at each of the grids gives the wide shape's bits. */
+static void expect_wide_bits(const shape_buffers *b, const shape_kind *kind, size_t n, uint64_t seed,
+                             const char *name, wk_reduce_shape shape, const unsigned *grids, size_t grid_count)
+{
+    const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;
+    const size_t elem = wk_dtype_size(kind->dtype), res = wk_reduce_result_size(kind->dtype, kind->op);
+    wk_generate(b->h, n, kind->dtype, kind->pattern, seed);
+    CHECK_CUDA(cudaMemcpy(b->d + elem, b->h, n * elem, cudaMemcpyHostToDevice));
+    unsigned char want[OUT_BYTES], got[OUT_BYTES];
+    const int wide_ok = shaped_result(b, kind, n, WK_SHAPE_WIDE, wide_grid, 0, want) == WK_SUCCESS;
+    for (size_t g = 0; g < grid_count; ++g) {
+        wk_status st = shaped_result(b, kind, n, shape, grids[g], 1, got);
+        char label[192];
+        snprintf(label, sizeof label, "%s shape, %s %s n=%zu at an odd offset, grid %u: the wide shape's bits", name,
+                 wk_dtype_name(kind->dtype), wk_op_name(kind->op), n, grids[g]);
+        wk_expect(&tally, wide_ok && st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
+    }
 }
 
 /* The tiles shape, forced: one tile a block, several tiles a block, one
@@ -236,55 +345,25 @@ static void test_tiles_shape(uint64_t seed)
     const size_t big_vectors = (size_t)(WK_TILES_GROUP + 5) * WK_TILES_THREADS * WK_TILES_VECTORS;
     const size_t most = (big_vectors + 2) * 16;
     const unsigned grids[] = {1, 7, 4097, WK_TILES_MAX_BLOCKS};
-    const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;
-    const struct {
-        wk_dtype dtype;
-        wk_op op;
-        wk_gen_pattern pattern;
-    } kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
-                 {WK_I32, WK_SUM, WK_GEN_UNIFORM},
-                 {WK_F64, WK_ARGMAX, WK_GEN_UNIFORM},
-                 {WK_I64, WK_MIN, WK_GEN_UNIFORM},
-                 {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
-    unsigned char *h = malloc(most), *d, *d_out;
-    if (!h) {
-        wk_expect(&tally, 0, "tiles shape: host memory for the input");
+    const shape_kind kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
+                                {WK_I32, WK_SUM, WK_GEN_UNIFORM},
+                                {WK_F64, WK_ARGMAX, WK_GEN_UNIFORM},
+                                {WK_I64, WK_MIN, WK_GEN_UNIFORM},
+                                {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
+    shape_buffers b;
+    if (!shape_buffers_alloc(&b, most, "tiles shape: host memory for the input"))
         return;
-    }
-    CHECK_CUDA(cudaMalloc((void **)&d, most));
-    CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
-        const size_t elem = wk_dtype_size(kinds[k].dtype), vec = 16 / elem, head = vec - 1;
+        const size_t vec = 16 / wk_dtype_size(kinds[k].dtype), head = vec - 1;
         const size_t sizes[] = {1, 2047, 1000003, head + big_vectors * vec + 1};
-        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-            const size_t n = sizes[s];
-            const size_t res = wk_reduce_result_size(kinds[k].dtype, kinds[k].op);
-            wk_generate(h, n, kinds[k].dtype, kinds[k].pattern, seed ^ (k * 16 + s));
-            CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
-            CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
-            int ok = wk_reduce_shaped(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op, WK_SHAPE_WIDE, wide_grid,
-                                      stream) == WK_SUCCESS;
-            unsigned char want[OUT_BYTES], got[OUT_BYTES];
-            CHECK_CUDA(cudaStreamSynchronize(stream));
-            CHECK_CUDA(cudaMemcpy(want, d_out, res, cudaMemcpyDeviceToHost));
-            for (size_t g = 0; g < sizeof grids / sizeof grids[0]; ++g) {
-                CHECK_CUDA(cudaMemset(d_out + OUT_BYTES, POISON, OUT_BYTES));
-                wk_status st = wk_reduce_shaped(ctx, d + elem, d_out + OUT_BYTES, n, kinds[k].dtype, kinds[k].op,
-                                                WK_SHAPE_TILES, grids[g], stream);
-                CHECK_CUDA(cudaStreamSynchronize(stream));
-                CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, res, cudaMemcpyDeviceToHost));
-                char label[160];
-                snprintf(label, sizeof label, "tiles shape, %s %s n=%zu in at most %u blocks: the wide shape's bits",
-                         wk_dtype_name(kinds[k].dtype), wk_op_name(kinds[k].op), n, grids[g]);
-                wk_expect(&tally, ok && st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
-            }
-        }
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+            expect_wide_bits(&b, &kinds[k], sizes[s], seed ^ (k * 16 + s), "tiles", WK_SHAPE_TILES, grids,
+                             sizeof grids / sizeof grids[0]);
     }
-    wk_status st = wk_reduce_shaped(ctx, d, d_out, 10, WK_F32, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS + 1, stream);
+    wk_status st =
+        wk_reduce_shaped(ctx, b.d, b.d_out, 10, WK_F32, WK_SUM, WK_SHAPE_TILES, WK_TILES_MAX_BLOCKS + 1, stream);
     wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT, "tiles shape: a grid past the partial slots is rejected");
-    CHECK_CUDA(cudaFree(d));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
+    shape_buffers_free(&b);
 }
 
 /* The cluster shape, forced where the planner would not take it too (one
@@ -292,59 +371,33 @@ static void test_tiles_shape(uint64_t seed)
  * the reasons given above. A grid other than the cluster's is refused. */
 static void test_cluster_shape(uint64_t seed)
 {
-    const unsigned wide_grid = (unsigned)wk_context_sm_count(ctx) * WK_WIDE_BLOCKS_PER_SM;
-    const struct {
-        wk_dtype dtype;
-        wk_op op;
-        wk_gen_pattern pattern;
-    } kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
-                 {WK_I32, WK_SUM, WK_GEN_UNIFORM},
-                 {WK_F64, WK_ARGMAX, WK_GEN_SMALL_INTS},
-                 {WK_I64, WK_MIN, WK_GEN_UNIFORM},
-                 {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
+    const unsigned grid[] = {WK_CLUSTER_BLOCKS};
+    const shape_kind kinds[] = {{WK_F32, WK_SUM, WK_GEN_SMALL_INTS},
+                                {WK_I32, WK_SUM, WK_GEN_UNIFORM},
+                                {WK_F64, WK_ARGMAX, WK_GEN_SMALL_INTS},
+                                {WK_I64, WK_MIN, WK_GEN_UNIFORM},
+                                {WK_F16, WK_SUM, WK_GEN_SMALL_INTS}};
     const size_t most = 1000003 * 8 + 16;
-    unsigned char *h = malloc(most), *d, *d_out;
-    if (!h) {
-        wk_expect(&tally, 0, "cluster shape: host memory for the input");
+    shape_buffers b;
+    if (!shape_buffers_alloc(&b, most, "cluster shape: host memory for the input"))
         return;
-    }
-    CHECK_CUDA(cudaMalloc((void **)&d, most));
-    CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
-        const size_t elem = wk_dtype_size(kinds[k].dtype), vec = 16 / elem;
+        const size_t vec = 16 / wk_dtype_size(kinds[k].dtype);
         const size_t cluster = (size_t)WK_CLUSTER_BLOCKS * WK_CLUSTER_THREADS * WK_CLUSTER_UNROLL * vec;
         const size_t sizes[] = {1, 2049 * vec + 3, cluster - 1, cluster + vec, 1000003};
-        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-            const size_t n = sizes[s];
-            const size_t res = wk_reduce_result_size(kinds[k].dtype, kinds[k].op);
-            wk_generate(h, n, kinds[k].dtype, kinds[k].pattern, seed ^ (k * 16 + s));
-            CHECK_CUDA(cudaMemcpy(d + elem, h, n * elem, cudaMemcpyHostToDevice));
-            CHECK_CUDA(cudaMemset(d_out, POISON, 2 * OUT_BYTES));
-            wk_status want_st = wk_reduce_shaped(ctx, d + elem, d_out, n, kinds[k].dtype, kinds[k].op,
-                                                 WK_SHAPE_WIDE, wide_grid, stream);
-            wk_status got_st = wk_reduce_shaped(ctx, d + elem, d_out + OUT_BYTES, n, kinds[k].dtype, kinds[k].op,
-                                                WK_SHAPE_CLUSTER, WK_CLUSTER_BLOCKS, stream);
-            unsigned char want[OUT_BYTES], got[OUT_BYTES];
-            CHECK_CUDA(cudaStreamSynchronize(stream));
-            CHECK_CUDA(cudaMemcpy(want, d_out, res, cudaMemcpyDeviceToHost));
-            CHECK_CUDA(cudaMemcpy(got, d_out + OUT_BYTES, res, cudaMemcpyDeviceToHost));
-            char label[160];
-            snprintf(label, sizeof label, "cluster shape, %s %s n=%zu at an odd offset: the wide shape's bits",
-                     wk_dtype_name(kinds[k].dtype), wk_op_name(kinds[k].op), n);
-            wk_expect(&tally, want_st == WK_SUCCESS && got_st == WK_SUCCESS && memcmp(want, got, res) == 0, label);
-        }
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+            expect_wide_bits(&b, &kinds[k], sizes[s], seed ^ (k * 16 + s), "cluster", WK_SHAPE_CLUSTER, grid, 1);
     }
-    CHECK_CUDA(cudaMemset(d_out, POISON, OUT_BYTES));
-    wk_status st = wk_reduce_shaped(ctx, d, d_out, 10, WK_F32, WK_SUM, WK_SHAPE_CLUSTER, 2 * WK_CLUSTER_BLOCKS, stream);
+    CHECK_CUDA(cudaMemset(b.d_out, POISON, OUT_BYTES));
+    wk_status st =
+        wk_reduce_shaped(ctx, b.d, b.d_out, 10, WK_F32, WK_SUM, WK_SHAPE_CLUSTER, 2 * WK_CLUSTER_BLOCKS, stream);
     unsigned char after[OUT_BYTES], poison[OUT_BYTES];
     CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(after, d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(after, b.d_out, OUT_BYTES, cudaMemcpyDeviceToHost));
     memset(poison, POISON, OUT_BYTES);
     wk_expect(&tally, st == WK_ERROR_INVALID_ARGUMENT && memcmp(after, poison, OUT_BYTES) == 0,
               "cluster shape: another grid is refused and writes nothing");
-    CHECK_CUDA(cudaFree(d));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
+    shape_buffers_free(&b);
 }
 
 /* A sum holding NaNs of both signs comes back as the dtype's one NaN
@@ -388,23 +441,16 @@ static void test_nan_bits(uint64_t seed)
             wk_expect(&tally, st == WK_SUCCESS && nans == 1 && stray == 0, label);
         }
     }
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
+    WK_FREE_DEVICE(d_in, d_out);
+    WK_FREE_HOST(h);
 }
 
-/* wk_reduce_index under stream capture, as captured_reduce. */
+/* wk_reduce_index under stream capture, as `captured`. */
 static wk_status captured_index(const void *in, void *out, size_t n, wk_dtype dtype, wk_op op, size_t *nodes)
 {
-    cudaGraph_t graph;
-    CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-    wk_status st = wk_reduce_index(ctx, in, (int64_t *)out, n, dtype, op, stream);
-    CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-    wk_capture got;
-    wk_count_graph_nodes(graph, &got);
-    *nodes = got.nodes;
-    CHECK_CUDA(cudaGraphDestroy(graph));
-    return st;
+    int all_kernels;
+    return captured((reduce_call){.index_only = 1, .in = in, .out = out, .n = n, .dtype = dtype, .op = op}, nodes,
+                    &all_kernels);
 }
 
 static void expect_index_rejected(const char *what, wk_status want, const void *in, void *d_out_region, void *out,
@@ -469,7 +515,7 @@ static void test_index(uint64_t seed, void *d_small, void *d_small_out)
     }
     CHECK_CUDA(cudaMalloc((void **)&d, most));
     CHECK_CUDA(cudaMalloc((void **)&d_out, 2 * OUT_BYTES));
-    int all = 1, cases = 0;
+    case_count count = {1, 0};
     for (size_t t = 0; t < sizeof dtypes / sizeof dtypes[0]; ++t) {
         const wk_dtype dtype = dtypes[t];
         const size_t elem = wk_dtype_size(dtype);
@@ -502,19 +548,26 @@ static void test_index(uint64_t seed, void *d_small, void *d_small_out)
                 snprintf(label, sizeof label, "wk_reduce_index %s %s n=%zu (input +1): index %lld, wk_reduce's %lld%s",
                          wk_dtype_name(dtype), wk_op_name(op), n, (long long)index_got, (long long)want.index,
                          untouched ? "" : ", wrote past the index");
-                if (!ok)
-                    wk_expect(&tally, 0, label);
-                all &= ok;
-                ++cases;
+                count_case(&count, ok, label);
             }
         }
     }
-    char label[96];
-    snprintf(label, sizeof label, "wk_reduce_index: %d cases equal wk_reduce's index, 8 bytes written", cases);
-    wk_expect(&tally, all, label);
-    CHECK_CUDA(cudaFree(d));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
+    expect_all_cases(&count, "wk_reduce_index", "cases equal wk_reduce's index, 8 bytes written");
+    WK_FREE_DEVICE(d, d_out);
+    WK_FREE_HOST(h);
+}
+
+/* One call of wk_copy_to_host. */
+typedef struct copy_call {
+    const void *src;
+    void *dst;
+    size_t bytes;
+} copy_call;
+
+static wk_status enqueue_copy(const void *call, cudaStream_t s)
+{
+    const copy_call *c = call;
+    return wk_copy_to_host(ctx, c->src, c->dst, c->bytes, s);
 }
 
 /* wk_copy_to_host: a bad call returns its status with a message, captures
@@ -555,14 +608,10 @@ static void test_copy_to_host(uint64_t seed)
         wk_expect(&tally, st == bad[i].want && strlen(wk_last_error_message()) > 0 && untouched, label);
     }
     {
-        cudaGraph_t graph;
         memset(host, POISON, sizeof host);
-        CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-        wk_status st = wk_copy_to_host(ctx, d, host, 8, stream);
-        CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+        const copy_call eight = {d, host, 8};
         wk_capture got;
-        wk_count_graph_nodes(graph, &got);
-        CHECK_CUDA(cudaGraphDestroy(graph));
+        wk_status st = wk_capture_call(stream, enqueue_copy, &eight, &got, NULL);
         char label[192];
         snprintf(label, sizeof label, "wk_copy_to_host on a capturing stream: status %s, %zu nodes, h_dst %s",
                  wk_status_string(st), got.nodes, host[0] == POISON ? "untouched" : "written");
@@ -571,7 +620,7 @@ static void test_copy_to_host(uint64_t seed)
 
     /* Fresh bytes at every offset and length; the bytes past h_dst[len] stay. */
     uint64_t state = seed ^ 0x9e3779b97f4a7c15ull;
-    int all = 1, cases = 0;
+    case_count count = {1, 0};
     unsigned char *srcs[2] = {d, m};
     for (int k = 0; k < 2; ++k) {
         const size_t lengths[] = {1, 3, 8, 16, 17, 100, 255, WK_COPY_TO_HOST_MAX_BYTES};
@@ -588,19 +637,13 @@ static void test_copy_to_host(uint64_t seed)
                 int ok = st == WK_SUCCESS && memcmp(host, bytes, len) == 0;
                 for (size_t b = len; b < sizeof host; ++b)
                     ok &= host[b] == POISON;
-                if (!ok) {
-                    char label[160];
-                    snprintf(label, sizeof label, "wk_copy_to_host %s memory, %zu bytes at offset %zu: status %s",
-                             k ? "managed" : "device", len, offset, wk_status_string(st));
-                    wk_expect(&tally, 0, label);
-                }
-                all &= ok;
-                ++cases;
+                char label[160];
+                snprintf(label, sizeof label, "wk_copy_to_host %s memory, %zu bytes at offset %zu: status %s",
+                         k ? "managed" : "device", len, offset, wk_status_string(st));
+                count_case(&count, ok, label);
             }
     }
-    char label[128];
-    snprintf(label, sizeof label, "wk_copy_to_host: %d copies exact, nothing written past them", cases);
-    wk_expect(&tally, all, label);
+    expect_all_cases(&count, "wk_copy_to_host", "copies exact, nothing written past them");
 
     /* After a reduce on the same stream: the copy waits for its result. */
     const size_t n = ((size_t)1 << 22) + 7;

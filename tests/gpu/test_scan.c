@@ -11,28 +11,6 @@
 #include "gpu/case_test_util.h"
 #include "check/scan_cases.h"
 
-static size_t cases(wk_case_level level, uint64_t seed, void *out, size_t cap)
-{
-    return wk_scan_cases(level, seed, out, cap);
-}
+WK_CASE_LIST(scan_list, wk_scan_case, wk_scan_cases, wk_scan_huge_cases, wk_check_scan_case);
 
-static size_t huge_cases(uint64_t seed, void *out, size_t cap) { return wk_scan_huge_cases(seed, out, cap); }
-
-static wk_check_result check(wk_check_env *env, const void *c, char *msg, size_t msg_size)
-{
-    return wk_check_scan_case(env, c, msg, msg_size);
-}
-
-static size_t elements(const void *c) { return ((const wk_scan_case *)c)->n; }
-
-static size_t bytes(const void *c)
-{
-    const wk_scan_case *k = c;
-    return k->n * wk_dtype_size(k->dtype);
-}
-
-int main(void)
-{
-    const wk_case_list list = {sizeof(wk_scan_case), cases, huge_cases, check, elements, bytes};
-    return wk_run_case_list(&list);
-}
+int main(void) { return wk_run_case_list(&scan_list); }

@@ -48,18 +48,11 @@ typedef struct scan_call {
     wk_value init;
 } scan_call;
 
+/* A call on the shared context, its init zero in all eight bytes. */
 static scan_call make_call(int exclusive, const void *in, void *out, size_t n, wk_dtype dtype, wk_op op)
 {
-    scan_call c;
-    memset(&c, 0, sizeof c);
-    c.ctx = ctx;
-    c.exclusive = exclusive;
-    c.in = in;
-    c.out = out;
-    c.n = n;
-    c.dtype = dtype;
-    c.op = op;
-    return c;
+    return (scan_call){.ctx = ctx, .exclusive = exclusive, .in = in, .out = out, .n = n, .dtype = dtype, .op = op,
+                       .init = {.u64 = 0}};
 }
 
 static wk_status run_call(const scan_call *c, cudaStream_t s)
@@ -74,10 +67,10 @@ static wk_status enqueue_call(const void *c, cudaStream_t s) { return run_call(c
 
 /* Runs the call under stream capture (see wk_capture_call) and reports how
  * many graph nodes it added and whether all are kernels. */
-static wk_status captured(const scan_call *c, size_t *nodes, int *all_kernels, cudaGraph_t *keep)
+static wk_status captured(const scan_call *c, size_t *nodes, int *all_kernels)
 {
     wk_capture got;
-    wk_status st = wk_capture_call(stream, enqueue_call, c, &got, keep);
+    wk_status st = wk_capture_call(stream, enqueue_call, c, &got, NULL);
     *nodes = got.nodes;
     *all_kernels = got.kernels == got.nodes;
     return st;
@@ -97,7 +90,7 @@ static void expect_rejected(const char *what, wk_status want, scan_call c)
         size_t nodes;
         int kernels;
         poison_region();
-        wk_status got = captured(&c, &nodes, &kernels, NULL);
+        wk_status got = captured(&c, &nodes, &kernels);
         char message[256];
         snprintf(message, sizeof message, "%s", wk_last_error_message());
         snprintf(label, sizeof label, "%s %s: status %s (want %s), message '%s', %zu launches", kind(&c), what,
@@ -116,7 +109,7 @@ static void expect_launches(const char *what, scan_call c, size_t want_nodes)
     char label[384];
     size_t nodes;
     int kernels;
-    wk_status got = captured(&c, &nodes, &kernels, NULL);
+    wk_status got = captured(&c, &nodes, &kernels);
     snprintf(label, sizeof label, "%s %s %s n=%zu %s: status %s, %zu launches (want %zu)%s", kind(&c),
              wk_dtype_name(c.dtype), wk_op_name(c.op), c.n, what, wk_status_string(got), nodes, want_nodes,
              kernels ? "" : ", not all kernels");
@@ -364,13 +357,8 @@ static void test_back_to_back(uint64_t seed)
         free(h_chain[j]);
         CHECK_CUDA(cudaFree(d_chain[j]));
     }
-    free(h_chain_got);
-    CHECK_CUDA(cudaFree(d_i));
-    CHECK_CUDA(cudaFree(d_f));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h_i);
-    free(h_f);
-    free(h_out);
+    WK_FREE_DEVICE(d_i, d_f, d_out);
+    WK_FREE_HOST(h_chain_got, h_i, h_f, h_out);
 }
 
 /* A call on an input larger than the workspaces cover, while the stream is
@@ -382,7 +370,6 @@ static void test_capture_growth(uint64_t seed)
     wk_context *fresh = wk_fresh_context(&tally, "a second context");
     if (!fresh)
         return;
-    wk_status st;
     /* 1 GiB of input: far beyond the slots a workspace starts with
      * (warpkit.h: for 128 MiB). */
     const size_t n = ((size_t)1 << 28) + 5;
@@ -395,29 +382,17 @@ static void test_capture_growth(uint64_t seed)
     scan_call c = make_call(1, d + 4, d + 4, n, WK_I32, WK_SUM);
     c.ctx = fresh;
     c.init.i32 = 11;
-    size_t nodes;
-    int kernels;
-    char label[384];
-    cudaGraph_t graph = NULL;
-    st = captured(&c, &nodes, &kernels, &graph);
-    snprintf(label, sizeof label, "a capture that grows the workspace: status %s, %zu nodes", wk_status_string(st),
-             nodes);
-    wk_expect(&tally, st == WK_SUCCESS && nodes == 1 && kernels, label);
-    if (st == WK_SUCCESS && graph) {
-        cudaGraphExec_t exec;
-        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-        CHECK_CUDA(cudaGraphLaunch(exec, stream));
-        CHECK_CUDA(cudaStreamSynchronize(stream));
+    cudaGraph_t graph;
+    wk_capture_one_kernel(&tally, stream, enqueue_call, &c, "a capture that grows the workspace", &graph);
+    if (graph) {
+        wk_launch_graph_once(stream, graph, "captured exclusive scan");
         CHECK_CUDA(cudaMemcpy(got, d + 4, n * 4, cudaMemcpyDeviceToHost));
         wk_expect(&tally, check_output(&c, h, got, "captured graph"),
                   "the captured in-place exclusive scan of 2^28 + 5 elements, launched, is right");
-        CHECK_CUDA(cudaGraphExecDestroy(exec));
-    }
-    if (graph)
         CHECK_CUDA(cudaGraphDestroy(graph));
-    CHECK_CUDA(cudaFree(d));
-    free(h);
-    free(got);
+    }
+    WK_FREE_DEVICE(d);
+    WK_FREE_HOST(h, got);
     wk_destroy(fresh);
 }
 
@@ -462,10 +437,8 @@ static void test_reserve(uint64_t seed)
     CHECK_CUDA(cudaMemcpy(got, d_out, n * 4, cudaMemcpyDeviceToHost));
     wk_expect(&tally, st == WK_SUCCESS && check_output(&c, h, got, "after a failed reserve"),
               "after a failed wk_scan_reserve the context still scans right");
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
-    free(got);
+    WK_FREE_DEVICE(d_in, d_out);
+    WK_FREE_HOST(h, got);
 }
 
 /* ------------------------------------------- mixed widths back to back */
@@ -670,12 +643,9 @@ static void test_mixed_widths(uint64_t seed)
     CHECK_CUDA(cudaFree(d_out));
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
         free(h_in[d]);
-        if (d_in[d])
-            CHECK_CUDA(cudaFree(d_in[d]));
+        WK_FREE_DEVICE(d_in[d]); /* skips the dtypes left out */
     }
-    free(h_out);
-    free(jobs);
-    free(threads);
+    WK_FREE_HOST(h_out, jobs, threads);
     wk_destroy(fresh);
 }
 
@@ -748,7 +718,6 @@ static void test_graph_after_growth(uint64_t seed)
     wk_context *fresh = wk_fresh_context(&tally, "graph after growth: a fresh context");
     if (!fresh)
         return;
-    wk_status st;
     const size_t n = (size_t)1 << 20;
     float *h = malloc(n * sizeof *h), *got = malloc(n * sizeof *got);
     float *d_in, *d_out;
@@ -759,22 +728,15 @@ static void test_graph_after_growth(uint64_t seed)
 
     scan_call c = make_call(0, d_in, d_out, n, WK_F32, WK_SUM);
     c.ctx = fresh;
-    cudaGraph_t graph = NULL;
-    size_t nodes;
-    int kernels;
-    st = captured(&c, &nodes, &kernels, &graph);
-    char label[384];
-    snprintf(label, sizeof label, "graph after growth: capture of 2^20 f32 in the initial slots: status %s, %zu nodes",
-             wk_status_string(st), nodes);
-    wk_expect(&tally, st == WK_SUCCESS && nodes == 1 && kernels, label);
-    if (st == WK_SUCCESS && graph)
+    cudaGraph_t graph;
+    wk_capture_one_kernel(&tally, stream, enqueue_call, &c,
+                          "graph after growth: capture of 2^20 f32 in the initial slots", &graph);
+    if (graph) {
         replay_after_growth(fresh, graph, &c, h, got);
-    if (graph)
         CHECK_CUDA(cudaGraphDestroy(graph));
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
-    free(got);
+    }
+    WK_FREE_DEVICE(d_in, d_out);
+    WK_FREE_HOST(h, got);
     wk_destroy(fresh);
 }
 
@@ -858,10 +820,8 @@ static void test_negative_zero(uint64_t seed)
                     }
         }
     }
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
-    free(got);
+    WK_FREE_DEVICE(d_in, d_out);
+    WK_FREE_HOST(h, got);
 }
 
 /* Prefix sums past NaNs of both signs: every output from the first NaN on
@@ -910,10 +870,8 @@ static void test_nan_bits(uint64_t seed)
             }
         }
     }
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    free(h);
-    free(got);
+    WK_FREE_DEVICE(d_in, d_out);
+    WK_FREE_HOST(h, got);
 }
 
 int main(void)

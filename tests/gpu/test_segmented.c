@@ -105,13 +105,8 @@ static wk_status run_captured(const seg_call *c, size_t *nodes, size_t *kernels)
     *kernels = got.kernels;
     if (got.nodes == SIZE_MAX)
         return st;
-    if (st == WK_SUCCESS && got.nodes > 0) {
-        cudaGraphExec_t exec;
-        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-        CHECK_CUDA(cudaGraphLaunch(exec, stream));
-        wait_stream(stream, HANG_SECONDS, current_call);
-        CHECK_CUDA(cudaGraphExecDestroy(exec));
-    }
+    if (st == WK_SUCCESS && got.nodes > 0)
+        wk_launch_graph_once(stream, graph, current_call);
     CHECK_CUDA(cudaGraphDestroy(graph));
     return st;
 }
@@ -155,14 +150,8 @@ static void grow_host(unsigned char **p, size_t *cap, size_t bytes)
 
 static void free_buffers(void)
 {
-    if (d_in_buf)
-        CHECK_CUDA(cudaFree(d_in_buf));
-    if (d_out_buf)
-        CHECK_CUDA(cudaFree(d_out_buf));
-    free(h_stage);
-    free(h_read);
-    free(h_again);
-    free(h_poison);
+    WK_FREE_DEVICE(d_in_buf, d_out_buf);
+    WK_FREE_HOST(h_stage, h_read, h_again, h_poison);
     d_in_buf = d_out_buf = h_stage = h_read = h_again = h_poison = NULL;
     d_in_cap = d_out_cap = h_stage_cap = h_read_cap = h_again_cap = h_poison_cap = 0;
 }
@@ -849,18 +838,12 @@ static void expect_rejected(const char *what, wk_status want, seg_call c, unsign
     }
 }
 
+/* A reduce on the shared context (set fn for a scan), its init zero in all
+ * eight bytes. */
 static seg_call make_call(const void *in, void *out, const wk_segments *segs, wk_dtype dtype, wk_op op)
 {
-    seg_call c;
-    memset(&c, 0, sizeof c);
-    c.ctx = ctx;
-    c.in = in;
-    c.out = out;
-    c.segments = segs;
-    c.dtype = dtype;
-    c.op = op;
-    c.init.u64 = 0;
-    return c;
+    return (seg_call){.ctx = ctx, .in = in, .out = out, .segments = segs, .dtype = dtype, .op = op,
+                      .init = {.u64 = 0}};
 }
 
 static void test_rejections(void)
@@ -1067,13 +1050,8 @@ static void test_back_to_back(void)
               "%d segmented sums back to back (offsets with 8 segments of 100000 elements, uniform 333 x 1000), "
               "a plain reduce among them: all match, repeats the same bits",
               CALLS);
-    CHECK_CUDA(cudaFree(d_f));
-    CHECK_CUDA(cudaFree(d_i));
-    CHECK_CUDA(cudaFree(d_off));
-    CHECK_CUDA(cudaFree(d_res));
-    free(h_f);
-    free(h_i);
-    free(h_res);
+    WK_FREE_DEVICE(d_f, d_i, d_off, d_res);
+    WK_FREE_HOST(h_f, h_i, h_res);
 }
 
 /* A long segment's bits must not depend on the call it is in, nor on which
@@ -1162,16 +1140,8 @@ static void test_overflow_same_bits(void)
             }
         }
     }
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_all));
-    CHECK_CUDA(cudaFree(d_tail));
-    CHECK_CUDA(cudaFree(d_off));
-    CHECK_CUDA(cudaFree(d_ov));
-    free(h_off);
-    free(h_ov);
-    free(h_in);
-    free(h_all);
-    free(h_tail);
+    WK_FREE_DEVICE(d_in, d_all, d_tail, d_off, d_ov);
+    WK_FREE_HOST(h_off, h_ov, h_in, h_all, h_tail);
 }
 
 /* --------------------------------------------------- over 2^31 elements */

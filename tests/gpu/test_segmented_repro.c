@@ -200,12 +200,7 @@ int main(void)
                               wk_device_changes(stream, d_out, 64, 0, 0) == 0, label);
     }
 
-    free(h_in);
-    free(h_begin);
-    free(h_end);
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaFree(d_one));
-    CHECK_CUDA(cudaFree(d_begin));
-    CHECK_CUDA(cudaFree(d_end));
+    WK_FREE_DEVICE(d_out, d_one, d_begin, d_end);
+    WK_FREE_HOST(h_in, h_begin, h_end);
     return wk_api_test_finish(ctx, stream, d_in, &tally);
 }

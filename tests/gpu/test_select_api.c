@@ -55,29 +55,22 @@ typedef struct select_call {
     wk_predicate predicate;
 } select_call;
 
-static wk_predicate less_than_zero(void)
+/* x < 0, the constant zero in all eight bytes whatever the dtype. */
+static const wk_predicate less_than_zero = {.compare = WK_LESS, .a = {.u64 = 0}, .b = {.u64 = 0}};
+
+/* A call of a mode on 100 elements with its buffers at these places
+ * (d_count given by the address of its first byte). */
+static select_call placed(wk_ref_select_mode mode, wk_dtype dtype, const void *in, const uint8_t *flags, void *out,
+                          void *count)
 {
-    wk_predicate p;
-    memset(&p, 0, sizeof p);
-    p.compare = WK_LESS;
-    return p;
+    return (select_call){.ctx = ctx, .mode = mode, .in = in, .flags = flags, .out = out, .count = count,
+                         .n = N_DEFAULT, .dtype = dtype, .predicate = less_than_zero};
 }
 
-/* The default call of a mode: the region's buffers, 100 f32 elements. */
+/* The default call of a mode: the region's buffers. */
 static select_call make_call(wk_ref_select_mode mode, wk_dtype dtype)
 {
-    select_call c;
-    memset(&c, 0, sizeof c);
-    c.ctx = ctx;
-    c.mode = mode;
-    c.in = d_region + IN_AT;
-    c.flags = d_region + FLAGS_AT;
-    c.out = d_region + OUT_AT;
-    c.count = (uint64_t *)(d_region + COUNT_AT);
-    c.n = N_DEFAULT;
-    c.dtype = dtype;
-    c.predicate = less_than_zero();
-    return c;
+    return placed(mode, dtype, d_region + IN_AT, d_region + FLAGS_AT, d_region + OUT_AT, d_region + COUNT_AT);
 }
 
 static wk_status run_call(const select_call *c, cudaStream_t s)
@@ -98,9 +91,9 @@ static const char *mode_name(const select_call *c) { return wk_ref_select_mode_n
 static wk_status enqueue_call(const void *c, cudaStream_t s) { return run_call(c, s); }
 
 /* Runs the call under stream capture: see wk_capture_call. */
-static wk_status captured(const select_call *c, wk_capture *got, cudaGraph_t *keep)
+static wk_status captured(const select_call *c, wk_capture *got)
 {
-    return wk_capture_call(stream, enqueue_call, c, got, keep);
+    return wk_capture_call(stream, enqueue_call, c, got, NULL);
 }
 
 static void poison_region(void)
@@ -127,7 +120,7 @@ static void expect_rejected(const char *what, wk_status want, select_call c)
     char label[512], message[256];
     wk_capture got;
     poison_region();
-    wk_status st = captured(&c, &got, NULL);
+    wk_status st = captured(&c, &got);
     snprintf(message, sizeof message, "%s", wk_last_error_message());
     size_t changed = region_changes(0, 0);
     snprintf(label, sizeof label, "%s %s n=%zu %s: status %s (want %s), message '%s', %zu nodes, %zu bytes changed",
@@ -141,9 +134,40 @@ static void expect_rejected(const char *what, wk_status want, select_call c)
 
 static int has_flags(wk_ref_select_mode m) { return m == WK_REF_SELECT_FLAGGED; }
 
+/* The default f32 call of mode m with each pointer in turn set to `bad`
+ * (NULL or host memory, named `kind`), d_count's also with n = 0: each
+ * rejected with want. */
+static void expect_each_pointer_rejected(wk_ref_select_mode m, void *bad, const char *kind, wk_status want)
+{
+    const int where = m == WK_REF_WHERE;
+    char what[64];
+    select_call c = make_call(m, WK_F32);
+    c.in = bad;
+    snprintf(what, sizeof what, "%s d_in", kind);
+    expect_rejected(what, want, c);
+    c = make_call(m, WK_F32);
+    c.out = bad;
+    snprintf(what, sizeof what, "%s %s", kind, where ? "d_indices" : "d_out");
+    expect_rejected(what, want, c);
+    c = make_call(m, WK_F32);
+    c.count = bad;
+    snprintf(what, sizeof what, "%s d_count", kind);
+    expect_rejected(what, want, c);
+    c.n = 0;
+    snprintf(what, sizeof what, "%s d_count with n = 0", kind);
+    expect_rejected(what, want, c);
+    if (has_flags(m)) {
+        c = make_call(m, WK_F32);
+        c.flags = bad;
+        snprintf(what, sizeof what, "%s d_flags", kind);
+        expect_rejected(what, want, c);
+    }
+}
+
 static void test_rejections(void)
 {
-    unsigned char *in = d_region + IN_AT, *out = d_region + OUT_AT, *flags = d_region + FLAGS_AT;
+    unsigned char *in = d_region + IN_AT, *flags = d_region + FLAGS_AT, *out = d_region + OUT_AT;
+    unsigned char *count = d_region + COUNT_AT;
     const size_t n = N_DEFAULT;
     for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
         wk_ref_select_mode m = (wk_ref_select_mode)mi;
@@ -155,22 +179,7 @@ static void test_rejections(void)
         c.n = 0;
         expect_rejected("NULL context with n = 0", WK_ERROR_INVALID_ARGUMENT, c);
 
-        c = make_call(m, WK_F32);
-        c.in = NULL;
-        expect_rejected("NULL d_in", WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
-        c.out = NULL;
-        expect_rejected(where ? "NULL d_indices" : "NULL d_out", WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
-        c.count = NULL;
-        expect_rejected("NULL d_count", WK_ERROR_INVALID_ARGUMENT, c);
-        c.n = 0;
-        expect_rejected("NULL d_count with n = 0", WK_ERROR_INVALID_ARGUMENT, c);
-        if (has_flags(m)) {
-            c = make_call(m, WK_F32);
-            c.flags = NULL;
-            expect_rejected("NULL d_flags", WK_ERROR_INVALID_ARGUMENT, c);
-        }
+        expect_each_pointer_rejected(m, NULL, "NULL", WK_ERROR_INVALID_ARGUMENT);
 
         c = make_call(m, (wk_dtype)99);
         expect_rejected("dtype 99", WK_ERROR_INVALID_DTYPE, c);
@@ -195,105 +204,61 @@ static void test_rejections(void)
             }
         }
 
-        c = make_call(m, WK_F32);
-        c.in = host_buf;
-        expect_rejected("host d_in", WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F32);
-        c.out = host_buf;
-        expect_rejected(where ? "host d_indices" : "host d_out", WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F32);
-        c.count = (uint64_t *)host_buf;
-        expect_rejected("host d_count", WK_ERROR_INVALID_POINTER, c);
-        c.n = 0;
-        expect_rejected("host d_count with n = 0", WK_ERROR_INVALID_POINTER, c);
-        if (has_flags(m)) {
-            c = make_call(m, WK_F32);
-            c.flags = host_buf;
-            expect_rejected("host d_flags", WK_ERROR_INVALID_POINTER, c);
-        }
+        expect_each_pointer_rejected(m, host_buf, "host", WK_ERROR_INVALID_POINTER);
 
-        c = make_call(m, WK_F32);
-        c.in = in + 1;
-        expect_rejected("d_in not aligned to its f32 element", WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F16);
-        c.in = in + 1;
-        expect_rejected("d_in not aligned to its f16 element", WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F64);
-        c.in = in + 4;
-        expect_rejected("d_in not aligned to its f64 element", WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F32);
-        c.out = out + (where ? 4 : 2);
+        /* Misaligned buffers. */
+        expect_rejected("d_in not aligned to its f32 element", WK_ERROR_INVALID_POINTER,
+                        placed(m, WK_F32, in + 1, flags, out, count));
+        expect_rejected("d_in not aligned to its f16 element", WK_ERROR_INVALID_POINTER,
+                        placed(m, WK_F16, in + 1, flags, out, count));
+        expect_rejected("d_in not aligned to its f64 element", WK_ERROR_INVALID_POINTER,
+                        placed(m, WK_F64, in + 4, flags, out, count));
         expect_rejected(where ? "d_indices not aligned to 8 bytes" : "d_out not aligned to its f32 element",
-                        WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_BF16);
-        c.out = out + 1;
+                        WK_ERROR_INVALID_POINTER, placed(m, WK_F32, in, flags, out + (where ? 4 : 2), count));
         expect_rejected(where ? "d_indices at an odd address" : "d_out not aligned to its bf16 element",
-                        WK_ERROR_INVALID_POINTER, c);
-        c = make_call(m, WK_F32);
-        c.count = (uint64_t *)(d_region + COUNT_AT + 4);
+                        WK_ERROR_INVALID_POINTER, placed(m, WK_BF16, in, flags, out + 1, count));
+        c = placed(m, WK_F32, in, flags, out, count + 4);
         expect_rejected("d_count not aligned to 8 bytes", WK_ERROR_INVALID_POINTER, c);
         c.n = 0;
         expect_rejected("d_count not aligned to 8 bytes, n = 0", WK_ERROR_INVALID_POINTER, c);
 
         /* Overlaps. */
-        c = make_call(m, WK_F32);
-        c.out = in + (where ? 8 : 4);
         expect_rejected(where ? "d_indices two f32 past d_in" : "d_out one element past d_in",
-                        WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
-        c.in = in + 8;
-        c.out = in;
+                        WK_ERROR_INVALID_ARGUMENT, placed(m, WK_F32, in, flags, in + (where ? 8 : 4), count));
         expect_rejected(where ? "d_indices one index before d_in" : "d_out two elements before d_in",
-                        WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
-        c.out = in + (n - 1) * 4 - (where ? 4 : 0);
+                        WK_ERROR_INVALID_ARGUMENT, placed(m, WK_F32, in + 8, flags, in, count));
         expect_rejected(where ? "d_indices sharing d_in's last element" : "d_out sharing only d_in's last element",
-                        WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F16);
-        c.out = in + (where ? 8 : 2);
-        expect_rejected("f16 output just past d_in's start", WK_ERROR_INVALID_ARGUMENT, c);
+                        WK_ERROR_INVALID_ARGUMENT,
+                        placed(m, WK_F32, in, flags, in + (n - 1) * 4 - (where ? 4 : 0), count));
+        expect_rejected("f16 output just past d_in's start", WK_ERROR_INVALID_ARGUMENT,
+                        placed(m, WK_F16, in, flags, in + (where ? 8 : 2), count));
         if (!wk_ref_select_in_place_ok(m)) {
-            c = make_call(m, WK_F32);
-            c.out = in;
-            expect_rejected("in place, which this mode does not allow", WK_ERROR_INVALID_ARGUMENT, c);
-            c = make_call(m, WK_I64);
-            c.out = in;
-            expect_rejected("in place, 8-byte elements", WK_ERROR_INVALID_ARGUMENT, c);
+            expect_rejected("in place, which this mode does not allow", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, flags, in, count));
+            expect_rejected("in place, 8-byte elements", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_I64, in, flags, in, count));
         } else {
-            c = make_call(m, WK_F32);
-            c.in = c.out = in + 2;
-            expect_rejected("in place but misaligned", WK_ERROR_INVALID_POINTER, c);
+            expect_rejected("in place but misaligned", WK_ERROR_INVALID_POINTER,
+                            placed(m, WK_F32, in + 2, flags, in + 2, count));
         }
-        c = make_call(m, WK_F32);
-        c.count = (uint64_t *)(in + 8);
-        expect_rejected("d_count inside d_in", WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
-        c.count = (uint64_t *)(out + 16);
-        expect_rejected(where ? "d_count inside d_indices" : "d_count inside d_out", WK_ERROR_INVALID_ARGUMENT, c);
-        c = make_call(m, WK_F32);
+        expect_rejected("d_count inside d_in", WK_ERROR_INVALID_ARGUMENT, placed(m, WK_F32, in, flags, out, in + 8));
+        expect_rejected(where ? "d_count inside d_indices" : "d_count inside d_out", WK_ERROR_INVALID_ARGUMENT,
+                        placed(m, WK_F32, in, flags, out, out + 16));
         /* 8-aligned: over the last index, or the last two f32 outputs. */
-        c.count = (uint64_t *)(out + (where ? 8 * (n - 1) : 4 * (n - 2)));
-        expect_rejected("d_count over the last output", WK_ERROR_INVALID_ARGUMENT, c);
-        if (wk_ref_select_in_place_ok(m)) {
-            c = make_call(m, WK_F32);
-            c.out = in;
-            c.count = (uint64_t *)(in + 200);
-            expect_rejected("in place, d_count inside the data", WK_ERROR_INVALID_ARGUMENT, c);
-        }
+        expect_rejected("d_count over the last output", WK_ERROR_INVALID_ARGUMENT,
+                        placed(m, WK_F32, in, flags, out, out + (where ? 8 * (n - 1) : 4 * (n - 2))));
+        if (wk_ref_select_in_place_ok(m))
+            expect_rejected("in place, d_count inside the data", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, flags, in, in + 200));
         if (has_flags(m)) {
-            c = make_call(m, WK_F32);
-            c.flags = out + 3;
-            expect_rejected("d_flags inside d_out", WK_ERROR_INVALID_ARGUMENT, c);
-            c = make_call(m, WK_F32);
-            c.flags = out - n + 1;
-            expect_rejected("d_flags' last byte on d_out's first", WK_ERROR_INVALID_ARGUMENT, c);
-            c = make_call(m, WK_F32);
-            c.out = in;
-            c.flags = in + 8;
-            expect_rejected("in place, d_flags inside the data", WK_ERROR_INVALID_ARGUMENT, c);
-            c = make_call(m, WK_F32);
-            c.count = (uint64_t *)(flags + 8);
-            expect_rejected("d_count inside d_flags", WK_ERROR_INVALID_ARGUMENT, c);
+            expect_rejected("d_flags inside d_out", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, out + 3, out, count));
+            expect_rejected("d_flags' last byte on d_out's first", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, out - n + 1, out, count));
+            expect_rejected("in place, d_flags inside the data", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, in + 8, in, count));
+            expect_rejected("d_count inside d_flags", WK_ERROR_INVALID_ARGUMENT,
+                            placed(m, WK_F32, in, flags, out, flags + 8));
         }
 
         c = make_call(m, WK_F32);
@@ -325,7 +290,7 @@ static void test_empty(void)
             }
             poison_region();
             wk_capture got;
-            wk_status st = captured(&c, &got, NULL);
+            wk_status st = captured(&c, &got);
             char label[256];
             snprintf(label, sizeof label, "%s n = 0%s, captured: status %s, %zu nodes (%zu memsets, %zu kernels)",
                      mode_name(&c), nulls ? " with NULL data pointers" : "", wk_status_string(st), got.nodes,
@@ -352,7 +317,7 @@ static void expect_one_launch(const char *what, select_call c)
 {
     char label[512];
     wk_capture got;
-    wk_status st = captured(&c, &got, NULL);
+    wk_status st = captured(&c, &got);
     snprintf(label, sizeof label, "%s %s n=%zu %s: status %s (%s), %zu nodes, %zu kernels (want 1)", mode_name(&c),
              wk_dtype_name(c.dtype), c.n, what, wk_status_string(st), wk_last_error_message(), got.nodes,
              got.kernels);
@@ -365,47 +330,27 @@ static void expect_one_launch(const char *what, select_call c)
  * but do not overlap, flags at any byte, d_count right next to the data. */
 static void test_accepted_shapes(void)
 {
-    unsigned char *a = d_region;
+    unsigned char *a = d_region, *in = d_region + IN_AT, *flags = d_region + FLAGS_AT, *out = d_region + OUT_AT;
+    unsigned char *count = d_region + COUNT_AT;
     const size_t n = N_DEFAULT;
     for (int mi = 0; mi < WK_REF_SELECT_MODE_COUNT; ++mi) {
         wk_ref_select_mode m = (wk_ref_select_mode)mi;
         int where = m == WK_REF_WHERE;
-        select_call c;
         if (wk_ref_select_in_place_ok(m)) {
-            c = make_call(m, WK_F32);
-            c.out = (void *)c.in;
-            expect_one_launch("in place", c);
-            c = make_call(m, WK_F16);
-            c.in = c.out = a + 6;
-            expect_one_launch("in place at an odd element", c);
+            expect_one_launch("in place", placed(m, WK_F32, in, flags, in, count));
+            expect_one_launch("in place at an odd element", placed(m, WK_F16, a + 6, flags, a + 6, count));
         }
-        c = make_call(m, WK_F32);
-        c.out = a + n * 4;
-        c.count = (uint64_t *)(a + n * 4 + n * (where ? 8 : 4));
-        expect_one_launch("output right after d_in, d_count right after the output", c);
-        c = make_call(m, WK_I64);
-        c.out = a;
-        c.in = a + n * 8;
-        c.flags = a + 2048;
-        c.count = (uint64_t *)(a + 2 * n * 8);
-        expect_one_launch("output right before d_in, d_count right after d_in", c);
-        c = make_call(m, WK_F32);
-        c.in = a + 4;
-        c.out = a + 2048 + 8;
-        expect_one_launch("d_in +4 bytes, output +8 bytes", c);
-        c = make_call(m, WK_BF16);
-        c.in = a + 2;
-        c.out = a + 2048 + (where ? 8 : 14);
-        expect_one_launch("bf16 at odd elements", c);
+        expect_one_launch("output right after d_in, d_count right after the output",
+                          placed(m, WK_F32, in, flags, a + n * 4, a + n * 4 + n * (where ? 8 : 4)));
+        expect_one_launch("output right before d_in, d_count right after d_in",
+                          placed(m, WK_I64, a + n * 8, a + 2048, a, a + 2 * n * 8));
+        expect_one_launch("d_in +4 bytes, output +8 bytes", placed(m, WK_F32, a + 4, flags, a + 2048 + 8, count));
+        expect_one_launch("bf16 at odd elements",
+                          placed(m, WK_BF16, a + 2, flags, a + 2048 + (where ? 8 : 14), count));
         if (has_flags(m)) {
-            c = make_call(m, WK_U32);
-            c.flags = a + FLAGS_AT + 3;
-            expect_one_launch("d_flags at an odd byte", c);
-            c = make_call(m, WK_U32);
-            c.flags = a + n * 4;
-            c.out = a + n * 5;
-            c.count = (uint64_t *)(a + 2048);
-            expect_one_launch("d_flags right after d_in, d_out right after d_flags", c);
+            expect_one_launch("d_flags at an odd byte", placed(m, WK_U32, in, a + FLAGS_AT + 3, out, count));
+            expect_one_launch("d_flags right after d_in, d_out right after d_flags",
+                              placed(m, WK_U32, in, a + n * 4, a + n * 5, a + 2048));
         }
     }
 }
@@ -462,11 +407,7 @@ static void test_single_launch(void)
                 c.n = sizes[s];
                 expect_one_launch("apart", c);
             }
-    CHECK_CUDA(cudaFree(x));
-    CHECK_CUDA(cudaFree(y));
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaFree(d_flags));
+    WK_FREE_DEVICE(x, y, d_in, d_out, d_flags);
 }
 
 /* --------------------------------------------------------- output checks */
@@ -493,21 +434,12 @@ static wk_select_case template_case(wk_ref_select_mode m, wk_dtype d, uint64_t s
     return found;
 }
 
+/* The call of case c on context `on`, with these buffers. */
 static select_call call_of(const wk_select_case *c, wk_context *on, const void *in, const uint8_t *flags, void *out,
                            uint64_t *count)
 {
-    select_call s;
-    memset(&s, 0, sizeof s);
-    s.ctx = on;
-    s.mode = c->mode;
-    s.in = in;
-    s.flags = flags;
-    s.out = out;
-    s.count = count;
-    s.n = c->n;
-    s.dtype = c->dtype;
-    s.predicate = c->predicate;
-    return s;
+    return (select_call){.ctx = on, .mode = c->mode, .in = in, .flags = flags, .out = out, .count = count,
+                         .n = c->n, .dtype = c->dtype, .predicate = c->predicate};
 }
 
 /* Checks a call's results from host copies: the count and every output
@@ -692,17 +624,8 @@ static void test_back_to_back(uint64_t seed)
         free(h_chain[j]);
         CHECK_CUDA(cudaFree(d_chain[j]));
     }
-    CHECK_CUDA(cudaFree(d_chain_counts));
-    free(h_chain_got);
-    free(h_in_after);
-    CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaFree(d_flags));
-    CHECK_CUDA(cudaFree(d_counts));
-    free(h_in);
-    free(h_out);
-    free(h_flags);
-    free(h_counts);
+    WK_FREE_DEVICE(d_chain_counts, d_in, d_out, d_flags, d_counts);
+    WK_FREE_HOST(h_chain_got, h_in_after, h_in, h_out, h_flags, h_counts);
 }
 
 /* --------------------------------------------------------- capture growth */
@@ -716,7 +639,6 @@ static void test_capture_growth(uint64_t seed)
     wk_context *fresh = wk_fresh_context(&tally, "a second context");
     if (!fresh)
         return;
-    wk_status st;
     /* 1 GiB of input: far beyond the slots wk_create reserves (warpkit.h:
      * for 128 MiB). In place, so that one buffer does. */
     wk_select_case c = template_case(WK_REF_UNIQUE, WK_I32, seed);
@@ -733,32 +655,20 @@ static void test_capture_growth(uint64_t seed)
     CHECK_CUDA(cudaMemset(d_count, POISON, 8));
 
     select_call call = call_of(&c, fresh, d + 4, NULL, d + 4, d_count);
-    wk_capture cap;
-    uint64_t count = 0;
-    char label[384];
-    cudaGraph_t graph = NULL;
-    st = captured(&call, &cap, &graph);
-    snprintf(label, sizeof label, "a capture that grows the workspace: status %s, %zu nodes, %zu kernels",
-             wk_status_string(st), cap.nodes, cap.kernels);
-    wk_expect(&tally, st == WK_SUCCESS && cap.nodes == 1 && cap.kernels == 1, label);
-    if (st == WK_SUCCESS && graph) {
-        cudaGraphExec_t exec;
-        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-        CHECK_CUDA(cudaGraphLaunch(exec, stream));
-        wait_stream(stream, HANG_SECONDS, "captured unique");
+    cudaGraph_t graph;
+    wk_capture_one_kernel(&tally, stream, enqueue_call, &call, "a capture that grows the workspace", &graph);
+    if (graph) {
+        uint64_t count = 0;
+        wk_launch_graph_once(stream, graph, "captured unique");
         CHECK_CUDA(cudaMemcpy(got, d + 4, c.n * 4, cudaMemcpyDeviceToHost));
         CHECK_CUDA(cudaMemcpy(&count, d_count, 8, cudaMemcpyDeviceToHost));
         int ok = check_results("captured graph", &c, h, NULL, (const unsigned char *)got, 0, c.n * 4,
                                (const unsigned char *)h, count);
         wk_expect(&tally, ok, "the captured in-place unique of 2^28 + 5 elements, launched, is right");
-        CHECK_CUDA(cudaGraphExecDestroy(exec));
-    }
-    if (graph)
         CHECK_CUDA(cudaGraphDestroy(graph));
-    CHECK_CUDA(cudaFree(d));
-    CHECK_CUDA(cudaFree(d_count));
-    free(h);
-    free(got);
+    }
+    WK_FREE_DEVICE(d, d_count);
+    WK_FREE_HOST(h, got);
     wk_destroy(fresh);
 }
 

@@ -514,6 +514,16 @@ static void test_to_host_in_capture(void)
 
 /* ----------------------------------------------------------- host memory */
 
+/* A job of n elements from data_seed whose input is also copied to `host`
+ * (pinned or registered memory), for a call to read it there. */
+static void job_in_host_memory(job *j, job_kind kind, size_t n, uint64_t data_seed, void *host, cudaStream_t s)
+{
+    job_alloc(j, kind, n);
+    job_fill(j, n, data_seed, s);
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    memcpy(host, j->h_in, n * in_size(kind));
+}
+
 /* Pinned memory (cudaMallocHost, and malloc'd memory after cudaHostRegister)
  * is read and written by the calls; pageable memory is refused. */
 static void test_pinned(void)
@@ -521,8 +531,6 @@ static void test_pinned(void)
     cudaStream_t s;
     CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const size_t n = 100003;
-    job j;
-    job_alloc(&j, JOB_SCAN_I32, n);
     void *pinned_in, *pinned_out, *registered;
     CHECK_CUDA(cudaMallocHost(&pinned_in, n * 8));
     CHECK_CUDA(cudaMallocHost(&pinned_out, n * 8));
@@ -530,8 +538,8 @@ static void test_pinned(void)
     CHECK_CUDA(cudaHostRegister(registered, n * 8 + 4096, cudaHostRegisterDefault));
 
     /* Scan from pinned memory into pinned memory. */
-    job_fill(&j, n, wk_rand64(seed, 9000), s);
-    memcpy(pinned_in, j.h_in, n * 4);
+    job j;
+    job_in_host_memory(&j, JOB_SCAN_I32, n, wk_rand64(seed, 9000), pinned_in, s);
     memset(pinned_out, POISON, n * 4);
     wk_status st = wk_inclusive_scan(ctx, pinned_in, pinned_out, n, WK_I32, WK_SUM, s);
     CHECK_CUDA(cudaStreamSynchronize(s));
@@ -541,10 +549,7 @@ static void test_pinned(void)
 
     /* Reduce and select of registered memory, results on the device. */
     job r;
-    job_alloc(&r, JOB_REDUCE_I64, n);
-    job_fill(&r, n, wk_rand64(seed, 9001), s);
-    CHECK_CUDA(cudaStreamSynchronize(s));
-    memcpy(registered, r.h_in, n * 8);
+    job_in_host_memory(&r, JOB_REDUCE_I64, n, wk_rand64(seed, 9001), registered, s);
     st = wk_reduce(ctx, registered, r.d_out, n, WK_I64, WK_SUM, s);
     CHECK_CUDA(cudaMemcpyAsync(r.h_out, r.d_out, 8, cudaMemcpyDeviceToHost, s));
     CHECK_CUDA(cudaStreamSynchronize(s));
@@ -552,10 +557,7 @@ static void test_pinned(void)
             wk_status_string(st), wk_last_error_message());
 
     job f;
-    job_alloc(&f, JOB_SELECT_F32, n);
-    job_fill(&f, n, wk_rand64(seed, 9002), s);
-    CHECK_CUDA(cudaStreamSynchronize(s));
-    memcpy(registered, f.h_in, n * 4);
+    job_in_host_memory(&f, JOB_SELECT_F32, n, wk_rand64(seed, 9002), registered, s);
     wk_predicate negative = {.compare = WK_LESS, .a = {.f32 = 0.0f}};
     st = wk_select_if(ctx, registered, f.d_out, f.d_count, n, WK_F32, negative, s);
     CHECK_CUDA(cudaStreamSynchronize(s));
