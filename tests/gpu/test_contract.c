@@ -209,25 +209,25 @@ static const wk_dtype float_dtypes[] = {WK_F32, WK_F64, WK_BF16};
 /* ------------------------------------------------------------ buffers */
 
 /* Device buffers: inputs (BACK_TO_BACK of them), outputs, the zeroed
- * auxiliary buffer and the partials the finalize reads. */
+ * auxiliary buffer and the partials the finalize reads (one set per input). */
 static unsigned char *d_in[BACK_TO_BACK], *d_out[BACK_TO_BACK], *d_aux, *h_in, *h_want[BACK_TO_BACK], *h_got;
-static wk_repro_partial *d_partials;
+static wk_repro_partial *d_partials[BACK_TO_BACK];
 
 static size_t out_bytes(size_t n) { return OUT_HEAD + n * 8 + sizeof(wk_arg_result); }
 
 /* Fresh values for input k (all-ones bytes around them), and the partials of
- * its first pieces for the finalize. */
+ * its pieces for the finalize of input k. */
 static void stage_input(int k, size_t n, wk_dtype dtype, size_t offset, uint64_t seed)
 {
     const size_t elem = wk_dtype_size(dtype);
     wk_generate(h_in, n, dtype, WK_GEN_UNIFORM, seed);
     CHECK_CUDA(cudaMemset(d_in[k], 0xff, MAX_BYTES));
     CHECK_CUDA(cudaMemcpy(d_in[k] + offset * elem, h_in, n * elem, cudaMemcpyHostToDevice));
-    if (wk_dtype_is_float(dtype) && k == 0) {
+    if (wk_dtype_is_float(dtype)) {
         size_t parts = partial_count(n);
         for (size_t p = 0; p < parts; ++p) {
             size_t first = n * p / parts, last = n * (p + 1) / parts;
-            wk_status st = wk_reduce_repro_partial(ctx, d_in[k] + (offset + first) * elem, d_partials + p,
+            wk_status st = wk_reduce_repro_partial(ctx, d_in[k] + (offset + first) * elem, d_partials[k] + p,
                                                    last - first, dtype, stream);
             if (st != WK_SUCCESS) {
                 printf("FAIL the finalize's partials: %s\n", wk_last_error_message());
@@ -240,7 +240,7 @@ static void stage_input(int k, size_t n, wk_dtype dtype, size_t offset, uint64_t
 
 static call_args args_for(int k, size_t n, wk_dtype dtype, size_t offset)
 {
-    call_args a = {ctx, d_in[k] + offset * wk_dtype_size(dtype), d_out[k], d_aux, d_partials, n, dtype};
+    call_args a = {ctx, d_in[k] + offset * wk_dtype_size(dtype), d_out[k], d_aux, d_partials[k], n, dtype};
     return a;
 }
 
@@ -350,8 +350,7 @@ static void check_back_to_back(const entry *e, size_t n, wk_dtype dtype, uint64_
 {
     const size_t bytes = out_bytes(n);
     call_args a[BACK_TO_BACK];
-    for (int k = BACK_TO_BACK - 1; k >= 0; --k) {
-        /* Input 0 last, so that the finalize's partials are its. */
+    for (int k = 0; k < BACK_TO_BACK; ++k) {
         stage_input(k, n, dtype, (size_t)k % 2, wk_rand64(seed, (uint64_t)k));
         a[k] = args_for(k, n, dtype, (size_t)k % 2);
     }
@@ -411,7 +410,8 @@ int main(void)
     }
     CHECK_CUDA(cudaMalloc((void **)&d_aux, 64));
     CHECK_CUDA(cudaMemset(d_aux, 0, 64));
-    CHECK_CUDA(cudaMalloc((void **)&d_partials, MAX_PARTIALS * sizeof(wk_repro_partial)));
+    for (int k = 0; k < BACK_TO_BACK; ++k)
+        CHECK_CUDA(cudaMalloc((void **)&d_partials[k], MAX_PARTIALS * sizeof(wk_repro_partial)));
     h_in = malloc(MAX_BYTES);
     h_got = malloc(MAX_BYTES);
     if (!h_in || !h_got)
@@ -442,7 +442,8 @@ int main(void)
         free(h_want[k]);
     }
     CHECK_CUDA(cudaFree(d_aux));
-    CHECK_CUDA(cudaFree(d_partials));
+    for (int k = 0; k < BACK_TO_BACK; ++k)
+        CHECK_CUDA(cudaFree(d_partials[k]));
     free(h_in);
     free(h_got);
     return wk_api_test_finish(ctx, stream, region, &tally);
