@@ -9,7 +9,6 @@
 
 #include <cuda_runtime.h>
 
-#include <string.h>
 
 /* dtype, op, n and the input: everything but the output. Runs with the
  * context's device current, so that pointer queries touch no other device. */
@@ -138,6 +137,24 @@ extern "C" wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t 
                         [&] { return checked_reduce(ctx, d_in, d_index, n, dtype, op, stream, fn, NULL, 1); });
 }
 
+/* What launch_to_slot needs from a wk_reduce_to_host call. */
+struct reduce_args {
+    const wk_context *ctx;
+    const void *d_in;
+    size_t n;
+    wk_dtype dtype;
+    wk_op op;
+    cudaStream_t stream;
+    const char *fn;
+};
+
+/* The reduce of wk_reduce_to_host, whose kernel stores the result into the host slot itself. */
+static wk_status launch_to_slot(const wk_workspace_use *use, void *slot, const void *arg)
+{
+    const reduce_args *a = static_cast<const reduce_args *>(arg);
+    return launch_reduce(a->ctx, use, a->d_in, slot, a->n, a->dtype, a->op, 0, a->stream, a->fn, NULL);
+}
+
 extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n,
                                        wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
@@ -150,27 +167,8 @@ extern "C" wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_out is NULL", fn);
         if ((status = check_reduce_input(ctx, d_in, n, dtype, op, fn)) != WK_SUCCESS)
             return status;
-        wk_workspace_use use;
-        if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
-            return status;
-        /* One host slot per workspace: calls from other threads on this
-         * stream wait until this one has its value. The kernel stores the
-         * result there itself, so no copy follows it. */
-        wk_workspace_lock_result(&use);
-        void *slot = NULL;
-        status = wk_workspace_host_slot(&use, &slot, fn);
-        if (status == WK_SUCCESS)
-            status = launch_reduce(ctx, &use, d_in, slot, n, dtype, op, 0, stream, fn, NULL);
-        if (status == WK_SUCCESS) {
-            cudaError_t err = cudaStreamSynchronize(stream);
-            if (err == cudaSuccess)
-                memcpy(h_out, slot, wk_reduce_result_size(dtype, op));
-            else
-                status = wk_cuda_fail(err, fn);
-        }
-        wk_workspace_unlock_result(&use);
-        wk_workspace_release(ctx, stream, &use);
-        return status;
+        reduce_args args = {ctx, d_in, n, dtype, op, stream, fn};
+        return wk_workspace_read_back(ctx, stream, h_out, wk_reduce_result_size(dtype, op), launch_to_slot, &args, fn);
     });
 }
 
