@@ -14,7 +14,7 @@
 #ifndef WARPKIT_BLOCK_CUH
 #define WARPKIT_BLOCK_CUH
 
-#include "warp.cuh"
+#include "warpkit/warp.cuh"
 
 namespace wk {
 

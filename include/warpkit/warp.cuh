@@ -17,7 +17,7 @@
 #ifndef WARPKIT_WARP_CUH
 #define WARPKIT_WARP_CUH
 
-#include "ops.cuh"
+#include "warpkit/ops.cuh"
 
 #include <type_traits>
 
@@ -69,38 +69,37 @@ template <class T, class F> __device__ inline T shuffle_words(T value, F shuffle
     return value;
 }
 
+/* `shuffle` applied to v: as it is for the types the intrinsics take, one
+ * 32-bit word at a time for any other. `shuffle` is a generic lambda that
+ * calls one __shfl_*_sync intrinsic. */
+template <class T, class Shuffle> __device__ inline T shuffle_any(T v, Shuffle shuffle)
+{
+    if constexpr (has_native_shuffle<T>)
+        return shuffle(v);
+    else
+        return shuffle_words(v, shuffle);
+}
+
 } // namespace detail
 
 template <class T> __device__ inline T shfl(unsigned mask, T v, int src_lane)
 {
-    if constexpr (detail::has_native_shuffle<T>)
-        return __shfl_sync(mask, v, src_lane);
-    else
-        return detail::shuffle_words(v, [=](unsigned w) { return __shfl_sync(mask, w, src_lane); });
+    return detail::shuffle_any(v, [=](auto x) { return __shfl_sync(mask, x, src_lane); });
 }
 
 template <class T> __device__ inline T shfl_down(unsigned mask, T v, unsigned delta)
 {
-    if constexpr (detail::has_native_shuffle<T>)
-        return __shfl_down_sync(mask, v, delta);
-    else
-        return detail::shuffle_words(v, [=](unsigned w) { return __shfl_down_sync(mask, w, delta); });
+    return detail::shuffle_any(v, [=](auto x) { return __shfl_down_sync(mask, x, delta); });
 }
 
 template <class T> __device__ inline T shfl_up(unsigned mask, T v, unsigned delta)
 {
-    if constexpr (detail::has_native_shuffle<T>)
-        return __shfl_up_sync(mask, v, delta);
-    else
-        return detail::shuffle_words(v, [=](unsigned w) { return __shfl_up_sync(mask, w, delta); });
+    return detail::shuffle_any(v, [=](auto x) { return __shfl_up_sync(mask, x, delta); });
 }
 
 template <class T> __device__ inline T shfl_xor(unsigned mask, T v, int lane_mask)
 {
-    if constexpr (detail::has_native_shuffle<T>)
-        return __shfl_xor_sync(mask, v, lane_mask);
-    else
-        return detail::shuffle_words(v, [=](unsigned w) { return __shfl_xor_sync(mask, w, lane_mask); });
+    return detail::shuffle_any(v, [=](auto x) { return __shfl_xor_sync(mask, x, lane_mask); });
 }
 
 /* ------------------------------------------------------- full-warp forms */

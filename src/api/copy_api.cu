@@ -8,8 +8,6 @@
 
 #include <cuda_runtime.h>
 
-#include <string.h>
-
 static_assert(WK_COPY_TO_HOST_MAX_BYTES <= WK_HOST_SLOT_BYTES, "a read-back fits the host slot");
 
 namespace {
@@ -21,6 +19,22 @@ copy_bytes(const unsigned char *src, unsigned char *dst, unsigned bytes)
     wk::wait_for_previous_kernel();
     if (threadIdx.x < bytes)
         dst[threadIdx.x] = src[threadIdx.x];
+}
+
+/* What launch_copy needs from the call. */
+struct copy_args {
+    const unsigned char *src;
+    unsigned bytes;
+    bool overlap_launch;
+    cudaStream_t stream;
+};
+
+wk_status launch_copy(const wk_workspace_use *, void *slot, const void *arg)
+{
+    const copy_args *a = static_cast<const copy_args *>(arg);
+    cudaError_t err = wk::launch_chained(copy_bytes, 1, WK_HOST_SLOT_BYTES, 0, a->stream, a->overlap_launch, a->src,
+                                         static_cast<unsigned char *>(slot), a->bytes);
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, "wk_copy_to_host");
 }
 
 } // namespace
@@ -41,26 +55,7 @@ extern "C" wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_dst is NULL", fn);
         if ((status = wk_check_device_pointer(d_src, ctx->device, 1, fn, "d_src")) != WK_SUCCESS)
             return status;
-        wk_workspace_use use;
-        if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
-            return status;
-        wk_workspace_lock_result(&use);
-        void *slot = NULL;
-        status = wk_workspace_host_slot(&use, &slot, fn);
-        if (status == WK_SUCCESS) {
-            cudaError_t err =
-                wk::launch_chained(copy_bytes, 1, WK_HOST_SLOT_BYTES, 0, stream, ctx->cc_major >= 9,
-                                   static_cast<const unsigned char *>(d_src), static_cast<unsigned char *>(slot),
-                                   (unsigned)bytes);
-            if (err == cudaSuccess)
-                err = cudaStreamSynchronize(stream);
-            if (err == cudaSuccess)
-                memcpy(h_dst, slot, bytes);
-            else
-                status = wk_cuda_fail(err, fn);
-        }
-        wk_workspace_unlock_result(&use);
-        wk_workspace_release(ctx, stream, &use);
-        return status;
+        copy_args args = {static_cast<const unsigned char *>(d_src), (unsigned)bytes, ctx->cc_major >= 9, stream};
+        return wk_workspace_read_back(ctx, stream, h_dst, bytes, launch_copy, &args, fn);
     });
 }

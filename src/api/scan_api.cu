@@ -14,12 +14,9 @@
 static wk_status check_scan(const wk_context *ctx, const void *d_in, const void *d_out, const void *d_prefix, size_t n,
                             wk_dtype dtype, wk_op op, const char *fn)
 {
-    wk_status status = wk_check_dtype_op(dtype, op, fn);
+    wk_status status = wk_check_scan_dtype_op(dtype, op, fn);
     if (status != WK_SUCCESS)
         return status;
-    if (wk_op_is_arg(op))
-        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is a reduction; scans take sum, min, max and the bitwise ops",
-                       fn, wk_op_name(op));
     size_t elem = wk_dtype_size(dtype);
     if ((status = wk_check_tile_count(n, elem, fn)) != WK_SUCCESS)
         return status;
@@ -72,40 +69,38 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
+/* An entry point's call on ctx's device; init is read by exclusive scans alone. */
+static wk_status scan_on_device(const char *fn, wk_context *ctx, const void *d_in, void *d_out, size_t n,
+                                wk_dtype dtype, wk_op op, int exclusive, wk_value init, const void *d_prefix,
+                                cudaStream_t stream)
+{
+    return wk_on_device(ctx, fn, [&] {
+        return checked_scan(ctx, d_in, d_out, n, dtype, op, exclusive, init, d_prefix, stream, fn);
+    });
+}
+
 extern "C" wk_status wk_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                        wk_op op, cudaStream_t stream)
 {
-    wk_value none;
-    none.u64 = 0;
-    const char *fn = "wk_inclusive_scan";
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, nullptr, stream, fn); });
+    return scan_on_device("wk_inclusive_scan", ctx, d_in, d_out, n, dtype, op, 0, wk_value{}, nullptr, stream);
 }
 
 extern "C" wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                        wk_op op, wk_value init, cudaStream_t stream)
 {
-    const char *fn = "wk_exclusive_scan";
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, nullptr, stream, fn); });
+    return scan_on_device("wk_exclusive_scan", ctx, d_in, d_out, n, dtype, op, 1, init, nullptr, stream);
 }
 
 extern "C" wk_status wk_inclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                             wk_op op, const void *d_prefix, cudaStream_t stream)
 {
-    wk_value none;
-    none.u64 = 0;
-    const char *fn = "wk_inclusive_scan_from";
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 0, none, d_prefix, stream, fn); });
+    return scan_on_device("wk_inclusive_scan_from", ctx, d_in, d_out, n, dtype, op, 0, wk_value{}, d_prefix, stream);
 }
 
 extern "C" wk_status wk_exclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                             wk_op op, wk_value init, const void *d_prefix, cudaStream_t stream)
 {
-    const char *fn = "wk_exclusive_scan_from";
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, n, dtype, op, 1, init, d_prefix, stream, fn); });
+    return scan_on_device("wk_exclusive_scan_from", ctx, d_in, d_out, n, dtype, op, 1, init, d_prefix, stream);
 }
 
 extern "C" wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)

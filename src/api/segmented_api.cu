@@ -96,18 +96,25 @@ static void fill_launch(const wk_context *ctx, const segment_view *v, const void
     l->stream = stream;
 }
 
+/* The checks every call starts with: dtype and op (a scan's op when `scan`),
+ * then the segments. */
+static wk_status read_call(const wk_context *ctx, const wk_segments *segments, wk_dtype dtype, wk_op op, bool scan,
+                           segment_view *v, const char *fn)
+{
+    wk_status status = scan ? wk_check_scan_dtype_op(dtype, op, fn) : wk_check_dtype_op(dtype, op, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    return read_segments(ctx, segments, wk_dtype_size(dtype), v, fn);
+}
+
 static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                 wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn)
 {
-    wk_status status = wk_check_dtype_op(dtype, op, fn);
-    if (status != WK_SUCCESS)
+    segment_view v;
+    wk_status status = read_call(ctx, segments, dtype, op, false, &v, fn);
+    if (status != WK_SUCCESS || v.count == 0)
         return status;
     const size_t elem = wk_dtype_size(dtype);
-    segment_view v;
-    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
-        return status;
-    if (v.count == 0)
-        return WK_SUCCESS;
     const size_t result_bytes = wk_reduce_result_size(dtype, op);
     if ((status = wk_check_extent(v.count, result_bytes, fn)) != WK_SUCCESS)
         return status;
@@ -119,11 +126,7 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
     fill_launch(ctx, &v, d_in, d_out, op, stream, &l);
     l.result_bytes = result_bytes;
     if (v.begin) {
-        l.plan.shape = WK_SEG_OFFSETS;
-        l.plan.group = 32;
-        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 0);
-        l.plan.pieces = 1;
-        l.plan.piece_len = 0;
+        l.plan = wk_seg_offsets_plan(wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 0));
     } else if (wk_plan_segmented_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan these segments", fn);
     }
@@ -139,17 +142,13 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
 static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                wk_dtype dtype, cudaStream_t stream, const char *fn)
 {
-    wk_status status = wk_check_dtype_op(dtype, WK_SUM, fn);
-    if (status != WK_SUCCESS)
-        return status;
-    if (!wk_dtype_is_float(dtype)) /* integer sums are exact already */
+    if (wk_dtype_valid(dtype) && !wk_dtype_is_float(dtype)) /* integer sums are exact already */
         return checked_reduce(ctx, d_in, d_out, segments, dtype, WK_SUM, stream, fn);
-    const size_t elem = wk_dtype_size(dtype);
     segment_view v;
-    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
+    wk_status status = read_call(ctx, segments, dtype, WK_SUM, false, &v, fn);
+    if (status != WK_SUCCESS || v.count == 0)
         return status;
-    if (v.count == 0)
-        return WK_SUCCESS;
+    const size_t elem = wk_dtype_size(dtype);
     if ((status = wk_check_extent(v.count, elem, fn)) != WK_SUCCESS)
         return status;
     if ((status = check_memory(ctx, &v, d_in, d_out, v.count * elem, elem, false, elem, fn)) != WK_SUCCESS)
@@ -162,11 +161,7 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
     /* A warp per segment, WK_SEG_THREADS / 32 to a block. */
     const size_t per_block = WK_SEG_THREADS / 32, cap = (size_t)ctx->sm_count * WK_SEG_BLOCKS_PER_SM;
     const size_t blocks = (v.count + per_block - 1) / per_block;
-    l.plan.shape = WK_SEG_OFFSETS;
-    l.plan.group = 32;
-    l.plan.grid = (unsigned)(blocks < cap ? blocks : cap);
-    l.plan.pieces = 1;
-    l.plan.piece_len = 0;
+    l.plan = wk_seg_offsets_plan((unsigned)(blocks < cap ? blocks : cap));
     cudaError_t err = wk_seg_repro_launch_dtype(dtype, &l);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
@@ -175,18 +170,11 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, co
                               wk_dtype dtype, wk_op op, int exclusive, wk_value init, cudaStream_t stream,
                               const char *fn)
 {
-    wk_status status = wk_check_dtype_op(dtype, op, fn);
-    if (status != WK_SUCCESS)
-        return status;
-    if (wk_op_is_arg(op))
-        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is a reduction; scans take sum, min, max and the bitwise ops",
-                       fn, wk_op_name(op));
-    const size_t elem = wk_dtype_size(dtype);
     segment_view v;
-    if ((status = read_segments(ctx, segments, elem, &v, fn)) != WK_SUCCESS)
-        return status;
-    if (v.count == 0 || v.extent == 0)
-        return WK_SUCCESS; /* no element in any segment: nothing to write */
+    wk_status status = read_call(ctx, segments, dtype, op, true, &v, fn);
+    if (status != WK_SUCCESS || v.count == 0 || v.extent == 0)
+        return status; /* with no element in any segment, nothing to write */
+    const size_t elem = wk_dtype_size(dtype);
     if ((status = check_memory(ctx, &v, d_in, d_out, v.extent * elem, elem, true, elem, fn)) != WK_SUCCESS)
         return status;
     wk_seg_launch l;
@@ -194,11 +182,7 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, co
     l.scan = exclusive ? 2 : 1;
     l.init = init;
     if (v.begin) {
-        l.plan.shape = WK_SEG_OFFSETS;
-        l.plan.group = 32;
-        l.plan.grid = wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 1);
-        l.plan.pieces = 1;
-        l.plan.piece_len = 0;
+        l.plan = wk_seg_offsets_plan(wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 1));
     } else {
         /* Bulk copies (sm_90) and room for three tiles per block, as the
          * device-wide scan checks. */

@@ -20,8 +20,8 @@ struct select_call {
     wk_dtype dtype;
     wk_predicate predicate;
     const char *fn;
-    const void *previous;       /* wk_unique_from */
-    const int64_t *index_base;  /* wk_where_from  */
+    const void *previous = nullptr;      /* wk_unique_from */
+    const int64_t *index_base = nullptr; /* wk_where_from  */
 };
 
 static int uses_predicate(wk_select_mode mode)
@@ -155,63 +155,55 @@ static wk_status run_select(wk_context *ctx, const select_call &c, cudaStream_t 
     return wk_on_device(ctx, c.fn, [&] { return checked_select(ctx, c, stream); });
 }
 
-static wk_predicate no_predicate()
-{
-    wk_predicate p;
-    p.compare = WK_LESS;
-    p.a.u64 = 0;
-    p.b.u64 = 0;
-    return p;
-}
-
 extern "C" wk_status wk_select_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                   wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_SELECT_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_select_if", nullptr, nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx, {WK_SELECT_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_select_if"}, stream);
 }
 
 extern "C" wk_status wk_select_flagged(wk_context *ctx, const void *d_in, const uint8_t *d_flags, void *d_out,
                                        uint64_t *d_count, size_t n, wk_dtype dtype, cudaStream_t stream)
 {
-    select_call c = {WK_SELECT_FLAGGED, d_in, d_flags, d_out, d_count, n, dtype, no_predicate(), "wk_select_flagged", nullptr, nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx,
+                      {WK_SELECT_FLAGGED, d_in, d_flags, d_out, d_count, n, dtype, wk_predicate{}, "wk_select_flagged"},
+                      stream);
 }
 
 extern "C" wk_status wk_partition_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                      wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_PARTITION_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_partition_if", nullptr, nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx,
+                      {WK_PARTITION_IF, d_in, nullptr, d_out, d_count, n, dtype, predicate, "wk_partition_if"},
+                      stream);
 }
 
 extern "C" wk_status wk_unique(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                wk_dtype dtype, cudaStream_t stream)
 {
-    select_call c = {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, no_predicate(), "wk_unique", nullptr, nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx, {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, wk_predicate{}, "wk_unique"}, stream);
 }
 
 extern "C" wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
                               wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    select_call c = {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where", nullptr, nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx, {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where"}, stream);
 }
 
 extern "C" wk_status wk_unique_from(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                                     wk_dtype dtype, const void *d_previous, cudaStream_t stream)
 {
-    select_call c = {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, no_predicate(), "wk_unique_from", d_previous,
-                     nullptr};
-    return run_select(ctx, c, stream);
+    return run_select(ctx,
+                      {WK_UNIQUE, d_in, nullptr, d_out, d_count, n, dtype, wk_predicate{}, "wk_unique_from",
+                       d_previous},
+                      stream);
 }
 
 extern "C" wk_status wk_where_from(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
                                    wk_dtype dtype, wk_predicate predicate, const int64_t *d_index_base,
                                    cudaStream_t stream)
 {
-    select_call c = {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where_from", nullptr,
-                     d_index_base};
-    return run_select(ctx, c, stream);
+    return run_select(ctx,
+                      {WK_WHERE, d_in, nullptr, d_indices, d_count, n, dtype, predicate, "wk_where_from", nullptr,
+                       d_index_base},
+                      stream);
 }

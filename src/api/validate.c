@@ -16,6 +16,15 @@ wk_status wk_check_dtype_op(int dtype, int op, const char *fn)
     return WK_SUCCESS;
 }
 
+wk_status wk_check_scan_dtype_op(int dtype, int op, const char *fn)
+{
+    wk_status status = wk_check_dtype_op(dtype, op, fn);
+    if (status == WK_SUCCESS && wk_op_is_arg((wk_op)op))
+        return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is a reduction; scans take sum, min, max and the bitwise ops",
+                       fn, wk_op_name((wk_op)op));
+    return status;
+}
+
 static const char *memory_kind(enum cudaMemoryType type)
 {
     switch (type) {
@@ -96,6 +105,11 @@ wk_status wk_check_capture_state(cudaStream_t stream, const char *fn)
 {
     enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    return wk_capture_status(err, capture, fn);
+}
+
+wk_status wk_capture_status(cudaError_t err, enum cudaStreamCaptureStatus capture, const char *fn)
+{
     if (err == cudaErrorStreamCaptureImplicit) {
         cudaGetLastError();
         return wk_fail(WK_ERROR_CAPTURE,

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -422,21 +423,16 @@ extern "C" wk_status wk_workspace_acquire(wk_context *ctx, cudaStream_t stream, 
         err = cudaStreamGetId(stream, &stream_id);
     else
         stream_id = (unsigned long long)(uintptr_t)stream;
-    if (err == cudaErrorStreamCaptureImplicit)
-        return wk_fail(WK_ERROR_CAPTURE,
-                       "%s: the legacy default stream cannot be used while another stream is being captured", fn);
-    if (err != cudaSuccess)
-        return wk_cuda_fail(err, fn);
-    if (capture == cudaStreamCaptureStatusInvalidated)
-        return wk_fail(WK_ERROR_CAPTURE, "%s: the stream's capture has been invalidated", fn);
+    wk_status status = wk_capture_status(err, capture, fn);
+    if (status != WK_SUCCESS)
+        return status;
     const bool capturing = capture == cudaStreamCaptureStatusActive;
 
     std::lock_guard<std::mutex> g(set->lock);
     take_returned(set, false);
     relaxed_capture_mode mode(capturing);
     wk_workspace *ws = nullptr;
-    wk_status status =
-        take_workspace(ctx, set, stream, stream_id, capturing, capture_id, graph, tiles, &ws, fn);
+    status = take_workspace(ctx, set, stream, stream_id, capturing, capture_id, graph, tiles, &ws, fn);
     if (status != WK_SUCCESS)
         return status;
     ++ws->in_flight;
@@ -469,7 +465,8 @@ extern "C" void wk_workspace_release(wk_context *ctx, cudaStream_t stream, const
     --ws->in_flight;
 }
 
-extern "C" wk_status wk_workspace_host_slot(const wk_workspace_use *use, void **slot, const char *fn)
+/* The workspace's host slot, made at its first use; under the result lock. */
+static wk_status host_slot(const wk_workspace_use *use, void **slot, const char *fn)
 {
     wk_workspace *ws = use->ws;
     if (!ws->host_slot) {
@@ -492,8 +489,30 @@ extern "C" wk_status wk_workspace_host_slot(const wk_workspace_use *use, void **
     return WK_SUCCESS;
 }
 
-extern "C" void wk_workspace_lock_result(const wk_workspace_use *use) { use->ws->result_lock.lock(); }
-extern "C" void wk_workspace_unlock_result(const wk_workspace_use *use) { use->ws->result_lock.unlock(); }
+extern "C" wk_status wk_workspace_read_back(wk_context *ctx, cudaStream_t stream, void *h_dst, size_t bytes,
+                                             wk_read_back_launch launch, const void *arg, const char *fn)
+{
+    wk_workspace_use use;
+    wk_status status = wk_workspace_acquire(ctx, stream, 0, &use, fn);
+    if (status != WK_SUCCESS)
+        return status;
+    {
+        std::lock_guard<std::mutex> g(use.ws->result_lock);
+        void *slot = nullptr;
+        status = host_slot(&use, &slot, fn);
+        if (status == WK_SUCCESS)
+            status = launch(&use, slot, arg);
+        if (status == WK_SUCCESS) {
+            cudaError_t err = cudaStreamSynchronize(stream);
+            if (err == cudaSuccess)
+                memcpy(h_dst, slot, bytes);
+            else
+                status = wk_cuda_fail(err, fn);
+        }
+    }
+    wk_workspace_release(ctx, stream, &use);
+    return status;
+}
 
 extern "C" wk_status wk_workspaces_reserve(wk_context *ctx, size_t tiles, const char *fn)
 {

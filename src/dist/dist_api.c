@@ -554,85 +554,66 @@ wk_status wk_dist_run_all(wk_dist *const *dists, const wk_dist_call *calls, int 
 
 wk_status wk_dist_run(wk_dist *dist, const wk_dist_call *call) { return wk_dist_run_all(&dist, call, 1); }
 
-static wk_dist_call make_call(wk_dist_kind kind, const void *in, void *out, size_t n, wk_dtype dtype,
-                              cudaStream_t stream)
-{
-    wk_dist_call c;
-    memset(&c, 0, sizeof c);
-    c.kind = kind;
-    c.in = in;
-    c.out = out;
-    c.n = n;
-    c.dtype = dtype;
-    c.stream = stream;
-    return c;
-}
-
 wk_status wk_dist_reduce(wk_dist *dist, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                          cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_REDUCE, d_in, d_out, n, dtype, stream);
-    c.op = op;
+    const wk_dist_call c = {.kind = WK_DIST_REDUCE, .in = d_in, .out = d_out, .n = n, .dtype = dtype, .op = op,
+                            .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_inclusive_scan(wk_dist *dist, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                                  cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_INCLUSIVE_SCAN, d_in, d_out, n, dtype, stream);
-    c.op = op;
+    const wk_dist_call c = {.kind = WK_DIST_INCLUSIVE_SCAN, .in = d_in, .out = d_out, .n = n, .dtype = dtype,
+                            .op = op, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_exclusive_scan(wk_dist *dist, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                                  wk_value init, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_EXCLUSIVE_SCAN, d_in, d_out, n, dtype, stream);
-    c.op = op;
-    c.init = init;
+    const wk_dist_call c = {.kind = WK_DIST_EXCLUSIVE_SCAN, .in = d_in, .out = d_out, .n = n, .dtype = dtype,
+                            .op = op, .init = init, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_select_if(wk_dist *dist, const void *d_in, void *d_out, wk_dist_count *d_count, size_t n,
                             wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_SELECT_IF, d_in, d_out, n, dtype, stream);
-    c.count = d_count;
-    c.predicate = predicate;
+    const wk_dist_call c = {.kind = WK_DIST_SELECT_IF, .in = d_in, .out = d_out, .count = d_count, .n = n,
+                            .dtype = dtype, .predicate = predicate, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_select_flagged(wk_dist *dist, const void *d_in, const uint8_t *d_flags, void *d_out,
                                  wk_dist_count *d_count, size_t n, wk_dtype dtype, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_SELECT_FLAGGED, d_in, d_out, n, dtype, stream);
-    c.flags = d_flags;
-    c.count = d_count;
+    const wk_dist_call c = {.kind = WK_DIST_SELECT_FLAGGED, .in = d_in, .flags = d_flags, .out = d_out,
+                            .count = d_count, .n = n, .dtype = dtype, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_partition_if(wk_dist *dist, const void *d_in, void *d_out, wk_dist_count *d_count, size_t n,
                                wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_PARTITION_IF, d_in, d_out, n, dtype, stream);
-    c.count = d_count;
-    c.predicate = predicate;
+    const wk_dist_call c = {.kind = WK_DIST_PARTITION_IF, .in = d_in, .out = d_out, .count = d_count, .n = n,
+                            .dtype = dtype, .predicate = predicate, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_unique(wk_dist *dist, const void *d_in, void *d_out, wk_dist_count *d_count, size_t n,
                          wk_dtype dtype, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_UNIQUE, d_in, d_out, n, dtype, stream);
-    c.count = d_count;
+    const wk_dist_call c = {.kind = WK_DIST_UNIQUE, .in = d_in, .out = d_out, .count = d_count, .n = n,
+                            .dtype = dtype, .stream = stream};
     return wk_dist_run(dist, &c);
 }
 
 wk_status wk_dist_where(wk_dist *dist, const void *d_in, int64_t *d_indices, wk_dist_count *d_count, size_t n,
                         wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    wk_dist_call c = make_call(WK_DIST_WHERE, d_in, d_indices, n, dtype, stream);
-    c.count = d_count;
-    c.predicate = predicate;
+    const wk_dist_call c = {.kind = WK_DIST_WHERE, .in = d_in, .out = d_indices, .count = d_count, .n = n,
+                            .dtype = dtype, .predicate = predicate, .stream = stream};
     return wk_dist_run(dist, &c);
 }

@@ -33,23 +33,13 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
     return wk_plan_scan_for(in_addr, out_addr, n, elem_size, 1, plan);
 }
 
-size_t wk_scan_max_tiles(size_t n, size_t elem_size)
+/* Variant 0: a device without the pipelined kernels; 1: with them. */
+static int plan_variant(uintptr_t in_addr, size_t n, size_t elem_size, int variant, wk_tile_plan *plan)
 {
-    if (elem_size == 0 || WK_TILE_VECTOR_BYTES % elem_size != 0 || n == 0)
-        return 0;
-    /* The most tiles come with the most elements before the first 16-byte
-     * boundary, in whichever of the two devices' shapes has the smaller
-     * tiles. */
-    size_t most = 0, worst_offset = WK_TILE_VECTOR_BYTES / elem_size - 1;
-    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok) {
-        wk_tile_plan plan;
-        if (wk_plan_scan_for(worst_offset * elem_size, 0, n, elem_size, pipelined_ok, &plan) != 0)
-            return 0;
-        if (plan.tiles > most)
-            most = plan.tiles;
-    }
-    return most;
+    return wk_plan_scan_for(in_addr, 0, n, elem_size, variant, plan);
 }
+
+size_t wk_scan_max_tiles(size_t n, size_t elem_size) { return wk_tiles_most(n, elem_size, 2, plan_variant); }
 
 /* The kernel's operations on the way from an element to an output (see
  * scan_kernel.cuh), with V elements per vector and K vectors per thread:

@@ -172,6 +172,12 @@ unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_co
     return clamp_grid(div_up(warps, WK_SEG_OFFSETS_THREADS / 32), sm_count, WK_SEG_OFFSETS_BLOCKS_PER_SM);
 }
 
+wk_seg_plan wk_seg_offsets_plan(unsigned grid)
+{
+    wk_seg_plan plan = {WK_SEG_OFFSETS, 32, grid, 1, 0, 0};
+    return plan;
+}
+
 wk_seg_cut wk_seg_offsets_cut(size_t n, size_t elem_size, int scan)
 {
     /* Segments that do not overlap: fewer than n / long_len are longer than

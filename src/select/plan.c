@@ -39,21 +39,10 @@ int wk_plan_select(uintptr_t in_addr, size_t n, size_t elem_size, int partition,
     return wk_plan_select_for(in_addr, n, elem_size, partition, 1, plan);
 }
 
-size_t wk_select_max_tiles(size_t n, size_t elem_size)
+/* The variants' bits: 1, the device runs the pipelined kernels; 2, a partition. */
+static int plan_variant(uintptr_t in_addr, size_t n, size_t elem_size, int variant, wk_tile_plan *plan)
 {
-    if (elem_size == 0 || WK_TILE_VECTOR_BYTES % elem_size != 0 || n == 0)
-        return 0;
-    /* The most tiles come with the most elements before the first 16-byte
-     * boundary, in whichever of the devices' and modes' shapes has the
-     * smaller tiles. */
-    size_t most = 0, worst_offset = WK_TILE_VECTOR_BYTES / elem_size - 1;
-    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
-        for (int partition = 0; partition <= 1; ++partition) {
-            wk_tile_plan plan;
-            if (wk_plan_select_for(worst_offset * elem_size, n, elem_size, partition, pipelined_ok, &plan) != 0)
-                return 0;
-            if (plan.tiles > most)
-                most = plan.tiles;
-        }
-    return most;
+    return wk_plan_select_for(in_addr, n, elem_size, (variant & 2) != 0, variant & 1, plan);
 }
+
+size_t wk_select_max_tiles(size_t n, size_t elem_size) { return wk_tiles_most(n, elem_size, 4, plan_variant); }

@@ -25,6 +25,21 @@ int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_s
     return 0;
 }
 
+size_t wk_tiles_most(size_t n, size_t elem_size, int variants, wk_tile_planner planner)
+{
+    if (elem_size == 0 || WK_TILE_VECTOR_BYTES % elem_size != 0 || n == 0)
+        return 0;
+    size_t most = 0, worst_offset = WK_TILE_VECTOR_BYTES / elem_size - 1;
+    for (int variant = 0; variant < variants; ++variant) {
+        wk_tile_plan plan;
+        if (planner(worst_offset * elem_size, n, elem_size, variant, &plan) != 0)
+            return 0;
+        if (plan.tiles > most)
+            most = plan.tiles;
+    }
+    return most;
+}
+
 int wk_pipelined_ok(int cc_major, int shared_per_block, size_t needed)
 {
     return cc_major >= 9 && shared_per_block > 0 && (size_t)shared_per_block >= needed;

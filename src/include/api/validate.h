@@ -14,6 +14,9 @@ extern "C" {
  * caller in the error message. */
 wk_status wk_check_dtype_op(int dtype, int op, const char *fn);
 
+/* The same for a scan, which takes no arg op (WK_ERROR_UNSUPPORTED). */
+wk_status wk_check_scan_dtype_op(int dtype, int op, const char *fn);
+
 /* `p` is memory the kernels on `device` can use at that address (device
  * memory of `device`, managed memory, or pinned host memory mapped at the
  * same address), and aligned to `align` bytes. `name` is the argument's name for the message. */
@@ -41,6 +44,12 @@ wk_status wk_check_not_capturing(cudaStream_t stream, const char *fn, const char
  * calls that launch without a workspace (wk_workspace_acquire checks the
  * same for the others). */
 wk_status wk_check_capture_state(cudaStream_t stream, const char *fn);
+
+/* The status of a stream that a capture query answered with `err` and
+ * `capture`: WK_ERROR_CAPTURE for the legacy stream while another is
+ * captured in global mode or for an invalidated capture, the CUDA error for
+ * any other failure. */
+wk_status wk_capture_status(cudaError_t err, enum cudaStreamCaptureStatus capture, const char *fn);
 
 /* [a, a + a_bytes) and [b, b + b_bytes) share a byte. */
 int wk_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes);

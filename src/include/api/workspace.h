@@ -56,17 +56,19 @@ void wk_workspace_release(wk_context *ctx, cudaStream_t stream, const wk_workspa
 /* Bytes of a workspace's host slot. */
 #define WK_HOST_SLOT_BYTES 256
 
-/* The workspace's host slot: WK_HOST_SLOT_BYTES of pinned host memory that
- * the device maps at the same address, made at the first use. A kernel's
- * store there reaches the host once the stream is synchronized, sooner than
- * a cudaMemcpyAsync after the kernel would. Use it under the result lock. */
-wk_status wk_workspace_host_slot(const wk_workspace_use *use, void **slot, const char *fn);
+/* What a host-waiting call launches: a kernel on the use's stream that
+ * stores the result at `slot`; `arg` is the caller's. */
+typedef wk_status (*wk_read_back_launch)(const wk_workspace_use *use, void *slot, const void *arg);
 
-/* Serializes the users of one workspace's result and host slots
- * (wk_reduce_to_host and wk_copy_to_host from several threads on one
- * stream). */
-void wk_workspace_lock_result(const wk_workspace_use *use);
-void wk_workspace_unlock_result(const wk_workspace_use *use);
+/* The read-back of a call that waits for its result: takes the stream's
+ * workspace, runs `launch` with the workspace's host slot (pinned host memory
+ * that the device maps at the same address, made at the first use; a
+ * kernel's store there reaches the host sooner than a cudaMemcpyAsync after
+ * the kernel would), waits for the stream and copies `bytes` (at most
+ * WK_HOST_SLOT_BYTES) of the slot to h_dst. Calls from several threads on
+ * one stream take the slot one at a time. */
+wk_status wk_workspace_read_back(wk_context *ctx, cudaStream_t stream, void *h_dst, size_t bytes,
+                                 wk_read_back_launch launch, const void *arg, const char *fn);
 
 /* Every workspace made from now on, and every one not held by a graph now,
  * covers `tiles` tiles. Allocates and synchronizes the device. */

@@ -3,7 +3,8 @@
  * (wk_reduce_launch_f32) and generated source, `code` its wk_dtype,
  * `storage` the type the kernels read. cmake/WarpkitKernels.cmake reads
  * these lines to generate one translation unit per kernel family and dtype;
- * the launchers' declarations and dispatch switches expand them.
+ * WK_DECLARE_LAUNCHERS expands them into the launchers' declarations and
+ * dispatch switches.
  *
  * A new dtype: its entry here and its wk_dtype in include/warpkit.h, then
  * what really differs for it: its arithmetic and limits
@@ -25,5 +26,23 @@
     X(bf16, WK_BF16, __nv_bfloat16)
 
 #define WK_DTYPES(X) WK_INTEGER_DTYPES(X) WK_FLOAT_DTYPES(X)
+
+/* The launchers of one kernel family, one per dtype of LIST: declares
+ * cudaError_t WK_LAUNCHER(name)(const WK_LAUNCH *) for each, and defines
+ * dispatch(dtype, launch), which calls the dtype's launcher
+ * (cudaErrorInvalidValue for a dtype not in LIST). Where it is used,
+ * WK_LAUNCHER(name) names the family's launcher and WK_LAUNCH its struct. */
+#define WK_LAUNCHER_DECLARE_(name, code, storage) cudaError_t WK_LAUNCHER(name)(const WK_LAUNCH *launch);
+#define WK_LAUNCHER_CASE_(name, code, storage) \
+    case code: return WK_LAUNCHER(name)(launch);
+#define WK_DECLARE_LAUNCHERS(LIST, dispatch)                                      \
+    LIST(WK_LAUNCHER_DECLARE_)                                                   \
+    static inline cudaError_t dispatch(int dtype, const WK_LAUNCH *launch)       \
+    {                                                                            \
+        switch (dtype) {                                                         \
+            LIST(WK_LAUNCHER_CASE_)                                              \
+        default: return cudaErrorInvalidValue;                                   \
+        }                                                                        \
+    }
 
 #endif

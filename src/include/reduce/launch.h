@@ -24,23 +24,13 @@ typedef struct wk_reduce_launch {
     cudaStream_t stream;
 } wk_reduce_launch;
 
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_REDUCE_DECLARE(name, code, storage) cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *launch);
-WK_DTYPES(WK_REDUCE_DECLARE)
-#undef WK_REDUCE_DECLARE
-
-/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_reduce_launch_dtype(int dtype, const wk_reduce_launch *l)
-{
-    switch (dtype) {
-#define WK_REDUCE_CASE(name, code, storage) \
-    case code: return wk_reduce_launch_##name(l);
-    WK_DTYPES(WK_REDUCE_CASE)
-#undef WK_REDUCE_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* One launcher per dtype, in translation units generated from common/dtypes.h
+ * (cmake/WarpkitKernels.cmake), and the switch that picks one. */
+#define WK_LAUNCH wk_reduce_launch
+#define WK_LAUNCHER(name) wk_reduce_launch_##name
+WK_DECLARE_LAUNCHERS(WK_DTYPES, wk_reduce_launch_dtype)
+#undef WK_LAUNCHER
+#undef WK_LAUNCH
 
 /* Bytes of one partial-result slot in the workspace. */
 #define WK_REDUCE_PARTIAL_BYTES 16

@@ -48,22 +48,13 @@ typedef struct wk_repro_launch {
  * thread and at WK_REPRO_BLOCKS_PER_SM per SM above (docs/repro.md). */
 unsigned wk_repro_grid(size_t nvec, int sm_count);
 
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_REPRO_DECLARE(name, code, storage) cudaError_t wk_repro_launch_##name(const wk_repro_launch *launch);
-WK_FLOAT_DTYPES(WK_REPRO_DECLARE)
-#undef WK_REPRO_DECLARE
-
-/* The launcher of a float dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_repro_launch_dtype(int dtype, const wk_repro_launch *l)
-{
-    switch (dtype) {
-#define WK_REPRO_CASE(name, code, storage) case code: return wk_repro_launch_##name(l);
-    WK_FLOAT_DTYPES(WK_REPRO_CASE)
-#undef WK_REPRO_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* One launcher per float dtype (the reproducible sum), in translation units generated
+ * from common/dtypes.h (cmake/WarpkitKernels.cmake), and the switch that picks one. */
+#define WK_LAUNCH wk_repro_launch
+#define WK_LAUNCHER(name) wk_repro_launch_##name
+WK_DECLARE_LAUNCHERS(WK_FLOAT_DTYPES, wk_repro_launch_dtype)
+#undef WK_LAUNCHER
+#undef WK_LAUNCH
 
 /* One block combines `count` partials and writes the result in `format`. */
 cudaError_t wk_repro_launch_finish(const void *partials, size_t count, void *out, int format, int overlap_launch,

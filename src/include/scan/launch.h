@@ -26,24 +26,13 @@ typedef struct wk_scan_launch {
     cudaStream_t stream;
 } wk_scan_launch;
 
-/* One launcher per dtype, each in its own translation unit. */
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_SCAN_DECLARE(name, code, storage) cudaError_t wk_scan_launch_##name(const wk_scan_launch *launch);
-WK_DTYPES(WK_SCAN_DECLARE)
-#undef WK_SCAN_DECLARE
-
-/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_scan_launch_dtype(int dtype, const wk_scan_launch *l)
-{
-    switch (dtype) {
-#define WK_SCAN_CASE(name, code, storage) \
-    case code: return wk_scan_launch_##name(l);
-    WK_DTYPES(WK_SCAN_CASE)
-#undef WK_SCAN_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* One launcher per dtype, in translation units generated from common/dtypes.h
+ * (cmake/WarpkitKernels.cmake), and the switch that picks one. */
+#define WK_LAUNCH wk_scan_launch
+#define WK_LAUNCHER(name) wk_scan_launch_##name
+WK_DECLARE_LAUNCHERS(WK_DTYPES, wk_scan_launch_dtype)
+#undef WK_LAUNCHER
+#undef WK_LAUNCH
 
 #ifdef __cplusplus
 }

@@ -32,58 +32,20 @@ typedef struct wk_seg_launch {
     cudaStream_t stream;
 } wk_seg_launch;
 
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_SEG_REDUCE_DECLARE(name, code, storage) cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *launch);
-WK_DTYPES(WK_SEG_REDUCE_DECLARE)
-#undef WK_SEG_REDUCE_DECLARE
-
-/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_seg_reduce_launch_dtype(int dtype, const wk_seg_launch *l)
-{
-    switch (dtype) {
-#define WK_SEG_REDUCE_CASE(name, code, storage) \
-    case code: return wk_seg_reduce_launch_##name(l);
-    WK_DTYPES(WK_SEG_REDUCE_CASE)
-#undef WK_SEG_REDUCE_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
-
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_SEG_SCAN_DECLARE(name, code, storage) cudaError_t wk_seg_scan_launch_##name(const wk_seg_launch *launch);
-WK_DTYPES(WK_SEG_SCAN_DECLARE)
-#undef WK_SEG_SCAN_DECLARE
-
-/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_seg_scan_launch_dtype(int dtype, const wk_seg_launch *l)
-{
-    switch (dtype) {
-#define WK_SEG_SCAN_CASE(name, code, storage) \
-    case code: return wk_seg_scan_launch_##name(l);
-    WK_DTYPES(WK_SEG_SCAN_CASE)
-#undef WK_SEG_SCAN_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
-
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_SEG_REPRO_DECLARE(name, code, storage) cudaError_t wk_seg_repro_launch_##name(const wk_seg_launch *launch);
-WK_FLOAT_DTYPES(WK_SEG_REPRO_DECLARE)
-#undef WK_SEG_REPRO_DECLARE
-
-/* The launcher of a float dtype (the reproducible sum); cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_seg_repro_launch_dtype(int dtype, const wk_seg_launch *l)
-{
-    switch (dtype) {
-#define WK_SEG_REPRO_CASE(name, code, storage) case code: return wk_seg_repro_launch_##name(l);
-    WK_FLOAT_DTYPES(WK_SEG_REPRO_CASE)
-#undef WK_SEG_REPRO_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* The reduce, scan and reproducible-sum launchers: one per dtype (per float
+ * dtype for the last), in translation units generated from common/dtypes.h
+ * (cmake/WarpkitKernels.cmake), and the switches that pick one. */
+#define WK_LAUNCH wk_seg_launch
+#define WK_LAUNCHER(name) wk_seg_reduce_launch_##name
+WK_DECLARE_LAUNCHERS(WK_DTYPES, wk_seg_reduce_launch_dtype)
+#undef WK_LAUNCHER
+#define WK_LAUNCHER(name) wk_seg_scan_launch_##name
+WK_DECLARE_LAUNCHERS(WK_DTYPES, wk_seg_scan_launch_dtype)
+#undef WK_LAUNCHER
+#define WK_LAUNCHER(name) wk_seg_repro_launch_##name
+WK_DECLARE_LAUNCHERS(WK_FLOAT_DTYPES, wk_seg_repro_launch_dtype)
+#undef WK_LAUNCHER
+#undef WK_LAUNCH
 
 #ifdef __cplusplus
 }

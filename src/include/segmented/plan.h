@@ -119,6 +119,10 @@ unsigned wk_seg_vector_rows_grid(size_t count, unsigned vectors);
  * (WK_SEG_OFFSETS_THREADS). */
 unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_count, int scan);
 
+/* The plan of the offsets shape with `grid` blocks of 32-lane groups; a
+ * long segment's pieces are the board's to cut, not the plan's. */
+wk_seg_plan wk_seg_offsets_plan(unsigned grid);
+
 /* Largest number of rounded operations between an element of a segment of
  * `len` elements and its result, in any shape: a float sum's error is at
  * most that times the unit roundoff times the sum of |x|. */

@@ -44,24 +44,13 @@ typedef struct wk_select_launch {
     cudaStream_t stream;
 } wk_select_launch;
 
-/* One launcher per dtype, each in its own translation unit. */
-/* One launcher per dtype of src/include/common/dtypes.h, each in its own generated
- * translation unit (cmake/WarpkitKernels.cmake). */
-#define WK_SELECT_DECLARE(name, code, storage) cudaError_t wk_select_launch_##name(const wk_select_launch *launch);
-WK_DTYPES(WK_SELECT_DECLARE)
-#undef WK_SELECT_DECLARE
-
-/* The launcher of a dtype; cudaErrorInvalidValue for any other. */
-static inline cudaError_t wk_select_launch_dtype(int dtype, const wk_select_launch *l)
-{
-    switch (dtype) {
-#define WK_SELECT_CASE(name, code, storage) \
-    case code: return wk_select_launch_##name(l);
-    WK_DTYPES(WK_SELECT_CASE)
-#undef WK_SELECT_CASE
-    default: return cudaErrorInvalidValue;
-    }
-}
+/* One launcher per dtype, in translation units generated from common/dtypes.h
+ * (cmake/WarpkitKernels.cmake), and the switch that picks one. */
+#define WK_LAUNCH wk_select_launch
+#define WK_LAUNCHER(name) wk_select_launch_##name
+WK_DECLARE_LAUNCHERS(WK_DTYPES, wk_select_launch_dtype)
+#undef WK_LAUNCHER
+#undef WK_LAUNCH
 
 #ifdef __cplusplus
 }

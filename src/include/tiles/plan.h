@@ -47,6 +47,14 @@ typedef struct wk_tile_plan {
 int wk_plan_tiles(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, const wk_tile_shape *shape,
                   int shape_id, wk_tile_plan *plan);
 
+/* One of a planner's variants (devices, modes) for n elements at in_addr. */
+typedef int (*wk_tile_planner)(uintptr_t in_addr, size_t n, size_t elem_size, int variant, wk_tile_plan *plan);
+
+/* The most tiles that any of `variants` plans of n elements of elem_size
+ * takes: at the worst start, the most elements before the first 16-byte
+ * boundary. 0 for an element size that does not divide 16, or n = 0. */
+size_t wk_tiles_most(size_t n, size_t elem_size, int variants, wk_tile_planner planner);
+
 /* Whether a device runs the pipelined kernels: they need bulk copies
  * (compute capability 9 and later) and `needed` bytes of shared memory per
  * block (some later devices allow less than sm_90's 227 KiB). */
