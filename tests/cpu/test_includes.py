@@ -4,6 +4,7 @@ is written from one of the roots its folder may use and resolves from exactly
 one of them, never from the including file's own folder, so that no header is
 found by the order of the include paths.
 
+  include/        the public headers only ("warpkit/warp.cuh")
   src/            the public headers, the internal root src/include, and src
                   (the kernels' device headers, "<area>/<name>.cuh")
   verify/         the public headers, src/include, verify
@@ -17,6 +18,7 @@ import re
 import sys
 
 ROOTS = {
+    "include": ["include"],
     "src": ["include", "src/include", "src"],
     "verify": ["include", "src/include", "verify"],
     "programs": ["include", "src/include", "verify", "programs"],
