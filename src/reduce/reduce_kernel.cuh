@@ -12,6 +12,8 @@
 #ifndef WARPKIT_REDUCE_KERNEL_CUH
 #define WARPKIT_REDUCE_KERNEL_CUH
 
+#include "common/block_ticket.cuh"
+#include "common/c_launcher.cuh"
 #include "common/chained_launch.cuh"
 #include "common/operators.cuh"
 #include "common/vector.cuh"
@@ -74,6 +76,25 @@ __device__ inline typename R::partial fold_thread_share(const typename R::storag
     return acc;
 }
 
+/* The block's share is read: lets the next launch be scheduled (its blocks
+ * then wait through this grid's tail, not its whole run, so they hold SM
+ * resources only briefly) and reduces the threads' partials into acc. A
+ * block that is the whole grid writes the result; returns whether other
+ * blocks' partials remain to be combined. */
+template <class R>
+__device__ inline bool reduce_block(typename R::partial &acc, const combiner<R> &op, typename R::partial *scratch,
+                                    void *out)
+{
+    allow_next_kernel();
+    acc = block_reduce(acc, op, scratch);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            R::store_result(out, acc);
+        return false;
+    }
+    return true;
+}
+
 template <class R, int Threads, int BlocksPerSM, int Unroll>
 __global__ void __launch_bounds__(Threads, BlocksPerSM)
 reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, void *out,
@@ -92,27 +113,9 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     wait_for_previous_kernel();
 
     P acc = fold_thread_share<R, Unroll>(in, plan);
-    /* Let the next launch be scheduled once this block has read its share:
-     * its blocks then wait through this grid's tail, not its whole run, so
-     * they hold SM resources only briefly. */
-    allow_next_kernel();
-    acc = block_reduce(acc, op, scratch);
-
-    if (gridDim.x == 1) {
-        if (threadIdx.x == 0)
-            R::store_result(out, acc);
+    if (!reduce_block(acc, op, scratch, out))
         return;
-    }
-
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*ticket);
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = acc;
-        /* Release publishes this block's partial with its ticket; acquire lets
-         * the last block see every partial published before it. */
-        last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block)
+    if (!publish_and_take_ticket(partials + blockIdx.x, acc, *ticket, gridDim.x, last_block))
         return;
 
     acc = R::identity();
@@ -121,7 +124,7 @@ reduce_kernel(const typename R::storage *__restrict__ in, wk_reduce_plan plan, v
     acc = block_reduce(acc, op, scratch);
     if (threadIdx.x == 0) {
         R::store_result(out, acc);
-        tickets.store(0u, cuda::memory_order_relaxed); /* ready for the next launch */
+        reset_ticket(*ticket);
     }
 }
 
@@ -320,12 +323,8 @@ template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
 } // namespace reduce
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
- * wk_reduce_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
-#define WK_DEFINE_REDUCE_LAUNCHER(name, code, storage)                         \
-    extern "C" cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *l)  \
-    {                                                                          \
-        return wk::reduce::launch_for_op<storage>(l);                          \
-    }
+/* wk_reduce_launch_<name> (common/c_launcher.cuh). */
+#define WK_DEFINE_REDUCE_LAUNCHER(name, code, storage)                                                  \
+    WK_DEFINE_C_LAUNCHER(wk_reduce_launch_##name, wk_reduce_launch, wk::reduce::launch_for_op<storage>)
 
 #endif

@@ -14,11 +14,11 @@
 #ifndef WARPKIT_REPRO_KERNEL_CUH
 #define WARPKIT_REPRO_KERNEL_CUH
 
+#include "common/block_ticket.cuh"
+#include "common/c_launcher.cuh"
 #include "common/chained_launch.cuh"
 #include "repro/elements.cuh"
 #include "repro/launch.h"
-
-#include <cuda/atomic>
 
 namespace wk {
 namespace repro {
@@ -374,13 +374,7 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
         return;
     }
 
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*ticket);
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = p;
-        last_block = tickets.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last_block)
+    if (!publish_and_take_ticket(partials + blockIdx.x, p, *ticket, gridDim.x, last_block))
         return;
     /* Up to 32 partials: the first warp alone. */
     if (gridDim.x <= 32) {
@@ -402,7 +396,7 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
     }
     if (threadIdx.x == 0) {
         write_result(out, p, format, nonempty);
-        tickets.store(0u, cuda::memory_order_relaxed);
+        reset_ticket(*ticket);
     }
 }
 
@@ -442,12 +436,9 @@ template <class E> inline cudaError_t launch_repro(const wk_repro_launch *l)
 } // namespace repro
 } // namespace wk
 
-/* Defines the C launcher of one float dtype of src/include/common/dtypes.h, e.g.
- * wk_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
-#define WK_DEFINE_REPRO_LAUNCHER(name, code, storage)                                   \
-    extern "C" cudaError_t wk_repro_launch_##name(const wk_repro_launch *l)             \
-    {                                                                                   \
-        return wk::repro::launch_repro<wk::repro::elements_for<storage>::type>(l);      \
-    }
+/* wk_repro_launch_<name> of a float dtype (common/c_launcher.cuh). */
+#define WK_DEFINE_REPRO_LAUNCHER(name, code, storage)                                                     \
+    WK_DEFINE_C_LAUNCHER(wk_repro_launch_##name, wk_repro_launch,                                         \
+                         wk::repro::launch_repro<wk::repro::elements_for<storage>::type>)
 
 #endif

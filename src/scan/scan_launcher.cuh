@@ -3,12 +3,30 @@
 #ifndef WARPKIT_SCAN_LAUNCHER_CUH
 #define WARPKIT_SCAN_LAUNCHER_CUH
 
+#include "common/c_launcher.cuh"
 #include "common/operators.cuh"
 #include "scan/pipelined_kernel.cuh"
 #include "scan/scan_kernel.cuh"
 
 namespace wk {
 namespace scan {
+
+/* A tile shape's kernel and its threads per block. */
+template <class S> struct tile_shape {
+    scan_kernel_ptr<S> kernel;
+    unsigned block;
+};
+
+/* The tile shape of Threads threads with Vectors vectors each, inclusive
+ * or exclusive, where its element size takes it (Takes); else none. */
+template <bool Takes, class S, class Op, int Threads, int Vectors, int MinBlocks>
+inline tile_shape<S> shape_for(bool exclusive)
+{
+    if constexpr (Takes)
+        return {shape_kernel<S, Op, Threads, Vectors, MinBlocks>(exclusive), Threads};
+    else
+        return {nullptr, 0};
+}
 
 /* Launches the kernel of the plan's named shape (plan.h). A shape its
  * element size does not take gets cudaErrorInvalidValue: 2-byte elements
@@ -26,30 +44,17 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.in_place = l->in == l->out;
     constexpr bool two = sizeof(S) == 2, eight = sizeof(S) == 8;
     const bool ex = l->exclusive != 0;
-    scan_kernel_ptr<S> kernel = nullptr;
-    unsigned block = 0;
+    tile_shape<S> shape = {nullptr, 0};
     switch (l->plan.shape) {
-    case WK_SCAN_SHAPE_SMALL:
-        kernel = shape_kernel<S, Op, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1>(ex);
-        block = WK_SCAN_THREADS;
-        break;
+    case WK_SCAN_SHAPE_SMALL: shape = shape_for<true, S, Op, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1>(ex); break;
     case WK_SCAN_SHAPE_NARROW:
-        if constexpr (eight) {
-            kernel = shape_kernel<S, Op, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, WK_SCAN_NARROW_MIN_BLOCKS>(ex);
-            block = WK_SCAN_NARROW_THREADS;
-        }
+        shape = shape_for<eight, S, Op, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, WK_SCAN_NARROW_MIN_BLOCKS>(ex);
         break;
     case WK_SCAN_SHAPE_LARGE:
-        if constexpr (sizeof(S) == 4) {
-            kernel = shape_kernel<S, Op, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS>(ex);
-            block = WK_SCAN_THREADS;
-        }
+        shape = shape_for<sizeof(S) == 4, S, Op, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS>(ex);
         break;
     case WK_SCAN_SHAPE_WIDE:
-        if constexpr (eight) {
-            kernel = shape_kernel<S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_MIN_BLOCKS>(ex);
-            block = WK_SCAN_WIDE_THREADS;
-        }
+        shape = shape_for<eight, S, Op, WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, WK_SCAN_WIDE_MIN_BLOCKS>(ex);
         break;
     case WK_SCAN_SHAPE_PIPELINED:
         if constexpr (!two)
@@ -62,10 +67,10 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
         break;
     default: break;
     }
-    if (!kernel)
+    if (!shape.kernel)
         return cudaErrorInvalidValue;
-    return launch_chained(kernel, (unsigned)l->plan.tiles, block, 0, l->stream, l->overlap_launch != 0, io, l->init,
-                          static_cast<const S *>(l->prefix), l->slots);
+    return launch_chained(shape.kernel, (unsigned)l->plan.tiles, shape.block, 0, l->stream, l->overlap_launch != 0, io,
+                          l->init, static_cast<const S *>(l->prefix), l->slots);
 }
 
 /* Picks the kernel for an op (common/operators.cuh). */
@@ -77,12 +82,8 @@ template <class S> inline cudaError_t launch_for_op(const wk_scan_launch *l)
 } // namespace scan
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
- * wk_scan_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
-#define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                         \
-    extern "C" cudaError_t wk_scan_launch_##name(const wk_scan_launch *l)    \
-    {                                                                        \
-        return wk::scan::launch_for_op<storage>(l);                          \
-    }
+/* wk_scan_launch_<name> (common/c_launcher.cuh). */
+#define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                                                \
+    WK_DEFINE_C_LAUNCHER(wk_scan_launch_##name, wk_scan_launch, wk::scan::launch_for_op<storage>)
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef WARPKIT_SEGMENTED_LAUNCHERS_CUH
 #define WARPKIT_SEGMENTED_LAUNCHERS_CUH
 
+#include "common/c_launcher.cuh"
 #include "common/operators.cuh"
 #include "segmented/launch.h"
 #include "segmented/reduce_offsets.cuh"
@@ -120,31 +121,25 @@ template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shap
     return cudaErrorInvalidValue;
 }
 
-template <class S, class Op> inline cudaError_t launch_scan_for(const wk_seg_launch *l)
-{
-    return l->scan == 2 ? launch_scan_shape<S, Op, true>(l) : launch_scan_shape<S, Op, false>(l);
-}
-
+/* The scan of an op (common/operators.cuh), exclusive (l->scan == 2) or
+ * inclusive. */
 template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 {
-    return with_operator<S, false>(l->op, [&](auto tag) { return launch_scan_for<S, typename decltype(tag)::type>(l); });
+    return with_operator<S, false>(l->op, [&](auto tag) {
+        using Op = typename decltype(tag)::type;
+        return l->scan == 2 ? launch_scan_shape<S, Op, true>(l) : launch_scan_shape<S, Op, false>(l);
+    });
 }
 
 } // namespace seg
 } // namespace wk
 
-/* Define the C launchers of one dtype of src/include/common/dtypes.h
- * (cmake/WarpkitKernels.cmake writes one use per file): the reduce and the
- * scans in translation units of their own, so that builds run in parallel. */
-#define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                             \
-    extern "C" cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *l)         \
-    {                                                                                  \
-        return wk::seg::launch_reduce_op<storage>(l);                                  \
-    }
-#define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                               \
-    extern "C" cudaError_t wk_seg_scan_launch_##name(const wk_seg_launch *l)           \
-    {                                                                                  \
-        return wk::seg::launch_scan_op<storage>(l);                                    \
-    }
+/* wk_seg_reduce_launch_<name> and wk_seg_scan_launch_<name>
+ * (common/c_launcher.cuh): the reduce and the scans in translation units of
+ * their own, so that builds run in parallel. */
+#define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                                               \
+    WK_DEFINE_C_LAUNCHER(wk_seg_reduce_launch_##name, wk_seg_launch, wk::seg::launch_reduce_op<storage>)
+#define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                                                 \
+    WK_DEFINE_C_LAUNCHER(wk_seg_scan_launch_##name, wk_seg_launch, wk::seg::launch_scan_op<storage>)
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 #define WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 
+#include "common/c_launcher.cuh"
 #include "segmented/fold.cuh"
 #include "segmented/launch.h"
 #include "repro/repro_kernel.cuh"
@@ -77,17 +78,18 @@ template <class E> inline cudaError_t launch_repro_segments(const wk_seg_launch 
                           a);
 }
 
+/* The launcher of one float dtype S: its elements, format and size. */
+template <class S> inline cudaError_t launch_repro_dtype(const wk_seg_launch *l)
+{
+    using E = typename repro::elements_for<S>::type;
+    return launch_repro_segments<E>(l, E::format, sizeof(S));
+}
+
 } // namespace seg
 } // namespace wk
 
-/* Defines the C launcher of one float dtype of src/include/common/dtypes.h, e.g.
- * wk_seg_repro_launch_f32 (cmake/WarpkitKernels.cmake writes one use per
- * file). */
-#define WK_DEFINE_SEG_REPRO_LAUNCHER(name, code, storage)                              \
-    extern "C" cudaError_t wk_seg_repro_launch_##name(const wk_seg_launch *l)          \
-    {                                                                                  \
-        using E = wk::repro::elements_for<storage>::type;                              \
-        return wk::seg::launch_repro_segments<E>(l, E::format, sizeof(storage));       \
-    }
+/* wk_seg_repro_launch_<name> of a float dtype (common/c_launcher.cuh). */
+#define WK_DEFINE_SEG_REPRO_LAUNCHER(name, code, storage)                                                \
+    WK_DEFINE_C_LAUNCHER(wk_seg_repro_launch_##name, wk_seg_launch, wk::seg::launch_repro_dtype<storage>)
 
 #endif

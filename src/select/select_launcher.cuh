@@ -4,6 +4,7 @@
 #ifndef WARPKIT_SELECT_LAUNCHER_CUH
 #define WARPKIT_SELECT_LAUNCHER_CUH
 
+#include "common/c_launcher.cuh"
 #include "select/pipelined_select_kernel.cuh"
 #include "select/select_kernel.cuh"
 
@@ -124,12 +125,8 @@ template <class S> inline cudaError_t launch_for_mode(const wk_select_launch *l)
 } // namespace select
 } // namespace wk
 
-/* Defines the C launcher of one dtype of src/include/common/dtypes.h, e.g.
- * wk_select_launch_f32 (cmake/WarpkitKernels.cmake writes one use per file). */
-#define WK_DEFINE_SELECT_LAUNCHER(name, code, storage)                       \
-    extern "C" cudaError_t wk_select_launch_##name(const wk_select_launch *l) \
-    {                                                                        \
-        return wk::select::launch_for_mode<storage>(l);                      \
-    }
+/* wk_select_launch_<name> (common/c_launcher.cuh). */
+#define WK_DEFINE_SELECT_LAUNCHER(name, code, storage)                                                    \
+    WK_DEFINE_C_LAUNCHER(wk_select_launch_##name, wk_select_launch, wk::select::launch_for_mode<storage>)
 
 #endif

@@ -66,27 +66,18 @@ typedef struct wk_rp {
 
 /* ------------------------------------------------------------ bit helpers */
 
-WK_HD uint64_t wk_rp_bits(double x)
-{
-#ifdef __CUDA_ARCH__
-    return (uint64_t)__double_as_longlong(x);
-#else
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-#endif
-}
+/* Defines `name`, the 8 bytes of a `from` as a `to`: memcpy, a plain move
+ * on the host and on the device alike. */
+#define WK_RP_REINTERPRET(name, to, from)                                      \
+    WK_HD to name(from x)                                                      \
+    {                                                                          \
+        to y;                                                                  \
+        memcpy(&y, &x, sizeof y);                                              \
+        return y;                                                              \
+    }
 
-WK_HD double wk_rp_double(uint64_t b)
-{
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double((long long)b);
-#else
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-#endif
-}
+WK_RP_REINTERPRET(wk_rp_bits, uint64_t, double)   /* a double's bits */
+WK_RP_REINTERPRET(wk_rp_double, double, uint64_t) /* and back        */
 
 /* 2^e for -1074 <= e <= 1023 (subnormal below -1022). */
 WK_HD double wk_rp_pow2(int e)
