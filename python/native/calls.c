@@ -174,6 +174,53 @@ static PyObject *drop(PyObject *r, PyObject *keep)
     return keep;
 }
 
+/* What a family returns for a step that gave r <= 0: NULL (an exception is
+ * set) or FALLBACK. */
+static PyObject *untaken(int r) { return r < 0 ? NULL : FALLBACK; }
+
+/* A call in the making: the input taken apart, its array library, its
+ * device's context, and the first output (a new reference) with its pointer. */
+typedef struct call {
+    wkn_view v;
+    int lib;
+    wk_context *ctx;
+    PyObject *res;
+    void *out;
+} call;
+
+/* The input a[A_X] taken apart and its device's context: 1, 0 when this
+ * route does not take it, -1 with an exception set. */
+static int open_input(PyObject **a, call *c)
+{
+    int r = view_input(a[A_X], &c->v, &c->lib);
+    if (r <= 0)
+        return r;
+    c->ctx = wkn_context(c->v.device);
+    return c->ctx ? 1 : -1;
+}
+
+/* open_input, then the output of x's dtype: out=, or a new one (0-d, or of
+ * n elements with per_element). 1, 0 or -1 as open_input. */
+static int open_call(PyObject **a, call *c, int per_element)
+{
+    int r = open_input(a, c);
+    if (r <= 0)
+        return r;
+    Py_ssize_t shape = per_element ? (Py_ssize_t)c->v.n : -1;
+    c->res = output(c->lib, a[A_OUT], a[A_X], &c->v, shape, c->v.dtype, BIT(c->v.dtype), &c->out);
+    if (!c->res)
+        return -1;
+    return c->res != FALLBACK;
+}
+
+/* res after the C call, or NULL once a failure's exception is raised. */
+static PyObject *result(const fn_spec *f, wk_status st, PyObject *res)
+{
+    if (st != WK_SUCCESS)
+        return drop(res, wkn_raise_status(st, f->what));
+    return res;
+}
+
 /* ------------------------------------------------------------- tables */
 
 static PyObject *reduce_ops;  /* _api._REDUCE_OPS: "sum" -> wk_op */
@@ -258,61 +305,46 @@ static PyObject *do_reduce(const fn_spec *f, PyObject **a)
     int repro = flag(a[A_REPRO]);
     if (op < 0 || repro < 0)
         return FALLBACK;
-    wkn_view v;
-    int lib;
-    int r = view_input(a[A_X], &v, &lib);
+    call c;
+    int r = open_call(a, &c, 0);
     if (r <= 0)
-        return r < 0 ? NULL : FALLBACK;
-    wk_context *ctx = wkn_context(v.device);
-    if (!ctx)
-        return NULL;
-    void *out;
-    PyObject *res = output(lib, a[A_OUT], a[A_X], &v, -1, v.dtype, BIT(v.dtype), &out);
-    if (!res || res == FALLBACK)
-        return res;
+        return untaken(r);
     wk_status st;
     if (repro)
-        WKN_CALL(st, wkn.reduce_repro(ctx, v.ptr, out, v.n, (wk_dtype)v.dtype, (cudaStream_t)v.stream));
+        WKN_CALL(st, wkn.reduce_repro(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (cudaStream_t)c.v.stream));
     else
-        WKN_CALL(st, wkn.reduce(ctx, v.ptr, out, v.n, (wk_dtype)v.dtype, (wk_op)op, (cudaStream_t)v.stream));
-    if (st != WK_SUCCESS)
-        return drop(res, wkn_raise_status(st, f->what));
-    return res;
+        WKN_CALL(st, wkn.reduce(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op,
+                                (cudaStream_t)c.v.stream));
+    return result(f, st, c.res);
 }
 
 static PyObject *do_arg(const fn_spec *f, PyObject **a)
 {
     if (!absent(a[A_AXIS]) || !absent(a[A_STREAM]) || flag(a[A_RETURN_VALUE]) != 0)
         return FALLBACK;
-    wkn_view v;
-    int lib;
-    int r = view_input(a[A_X], &v, &lib);
+    call c;
+    int r = open_input(a, &c);
     if (r <= 0)
-        return r < 0 ? NULL : FALLBACK;
-    wk_context *ctx = wkn_context(v.device);
-    if (!ctx)
-        return NULL;
-    void *out;
+        return untaken(r);
     wk_status st;
     if (wkn.reduce_index) {
-        PyObject *index = new_output(lib, a[A_X], &v, -1, WK_I64, &out);
+        PyObject *index = new_output(c.lib, a[A_X], &c.v, -1, WK_I64, &c.out);
         if (!index || index == FALLBACK)
             return index;
-        WKN_CALL(st, wkn.reduce_index(ctx, v.ptr, (int64_t *)out, v.n, (wk_dtype)v.dtype, (wk_op)f->code,
-                                      (cudaStream_t)v.stream));
-        if (st != WK_SUCCESS)
-            return drop(index, wkn_raise_status(st, f->what));
-        return index;
+        WKN_CALL(st, wkn.reduce_index(c.ctx, c.v.ptr, (int64_t *)c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)f->code,
+                                      (cudaStream_t)c.v.stream));
+        return result(f, st, index);
     }
     /* A library older than wk_reduce_index writes a 16-byte wk_arg_result
      * {value, int64 index}: two int64s, of which the second is returned as a
      * 0-d view. */
-    PyObject *buf = new_output(lib, a[A_X], &v, 2, WK_I64, &out);
+    PyObject *buf = new_output(c.lib, a[A_X], &c.v, 2, WK_I64, &c.out);
     if (!buf || buf == FALLBACK)
         return buf;
-    WKN_CALL(st, wkn.reduce(ctx, v.ptr, out, v.n, (wk_dtype)v.dtype, (wk_op)f->code, (cudaStream_t)v.stream));
-    if (st != WK_SUCCESS)
-        return drop(buf, wkn_raise_status(st, f->what));
+    WKN_CALL(st, wkn.reduce(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)f->code,
+                            (cudaStream_t)c.v.stream));
+    if (!result(f, st, buf))
+        return NULL;
     PyObject *index = PyObject_GetItem(buf, one);
     Py_DECREF(buf);
     return index;
@@ -328,30 +360,19 @@ static PyObject *do_scan(const fn_spec *f, PyObject **a)
      * others' identities are the Python code's. */
     if (op < 0 || exclusive < 0 || (exclusive && op != WK_SUM))
         return FALLBACK;
-    wkn_view v;
-    int lib;
-    int r = view_input(a[A_X], &v, &lib);
+    call c;
+    int r = open_call(a, &c, 1);
     if (r <= 0)
-        return r < 0 ? NULL : FALLBACK;
-    wk_context *ctx = wkn_context(v.device);
-    if (!ctx)
-        return NULL;
-    void *out;
-    PyObject *res = output(lib, a[A_OUT], a[A_X], &v, (Py_ssize_t)v.n, v.dtype, BIT(v.dtype), &out);
-    if (!res || res == FALLBACK)
-        return res;
+        return untaken(r);
+    const wk_value zero_init = {.u64 = 0};
     wk_status st;
-    if (exclusive) {
-        wk_value init;
-        memset(&init, 0, sizeof init);
-        WKN_CALL(st, wkn.exclusive_scan(ctx, v.ptr, out, v.n, (wk_dtype)v.dtype, (wk_op)op, init,
-                                        (cudaStream_t)v.stream));
-    } else {
-        WKN_CALL(st, wkn.inclusive_scan(ctx, v.ptr, out, v.n, (wk_dtype)v.dtype, (wk_op)op, (cudaStream_t)v.stream));
-    }
-    if (st != WK_SUCCESS)
-        return drop(res, wkn_raise_status(st, f->what));
-    return res;
+    if (exclusive)
+        WKN_CALL(st, wkn.exclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op, zero_init,
+                                        (cudaStream_t)c.v.stream));
+    else
+        WKN_CALL(st, wkn.inclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op,
+                                        (cudaStream_t)c.v.stream));
+    return result(f, st, c.res);
 }
 
 /* The predicate of a select; 0 when only the Python route can make it. */
@@ -398,13 +419,11 @@ static PyObject *do_select(const fn_spec *f, PyObject **a)
     if (!absent(a[A_STREAM]))
         return FALLBACK;
     wkn_view v;
+    wk_predicate pred;
     int lib;
     int r = view_input(a[A_X], &v, &lib);
-    if (r <= 0)
-        return r < 0 ? NULL : FALLBACK;
-    wk_predicate pred;
-    if ((r = predicate(f, a, v.dtype, &pred)) <= 0)
-        return r < 0 ? NULL : FALLBACK;
+    if (r <= 0 || (r = predicate(f, a, v.dtype, &pred)) <= 0)
+        return untaken(r);
     wk_context *ctx = wkn_context(v.device);
     if (!ctx)
         return NULL;
@@ -447,7 +466,7 @@ static PyObject *do_trim(const fn_spec *f, PyObject **a)
     wkn_view c;
     int r = wkn_torch_view(a[A_COUNT], &c);
     if (r <= 0)
-        return r < 0 ? NULL : FALLBACK;
+        return untaken(r);
     if ((c.dtype != WK_I64 && c.dtype != WK_U64) || c.n != 1)
         return FALLBACK;
     if (wkn_ensure_cudart() < 0)

@@ -45,7 +45,9 @@ static PyObject *attr_path(PyObject *o, const char *a, const char *b)
     return second;
 }
 
-static int build(PyObject *module)
+/* Builds the cache for `module`: its ndarray type, or NULL (no exception)
+ * when it lacks what this route uses. */
+static PyTypeObject *build(PyObject *module)
 {
     clear();
     PyObject *ndarray = PyObject_GetAttrString(module, "ndarray");
@@ -69,7 +71,7 @@ static int build(PyObject *module)
     if (!ok) {
         PyErr_Clear();
         clear();
-        return 0;
+        return NULL;
     }
     /* Older CuPy: get_current_stream() takes no device. */
     PyObject *s = PyObject_CallFunction(C.get_current_stream, "i", 0);
@@ -77,30 +79,18 @@ static int build(PyObject *module)
     Py_XDECREF(s);
     PyErr_Clear();
     C.c_contiguous_attr = PyUnicode_InternFromString("_c_contiguous");
-    return 1;
+    return C.ndarray;
 }
 
 int wkn_is_cupy(PyObject *x)
 {
     if (C.ndarray && Py_TYPE(x) == C.ndarray)
         return 1;
-    PyObject *module = wkn_module_if_loaded(wkn_name.cupy);
-    if (!module || module == C.module)
-        return 0;
-    build(module);
-    return C.ndarray && Py_TYPE(x) == C.ndarray;
+    return wkn_route_retype(x, wkn_name.cupy, C.module, build);
 }
 
 /* An integer attribute, or -1 with or without an exception. */
-static long long long_attr(PyObject *o, PyObject *name)
-{
-    PyObject *r = PyObject_GetAttr(o, name);
-    if (!r)
-        return -1;
-    long long v = PyLong_AsLongLong(r);
-    Py_DECREF(r);
-    return v;
-}
+static long long long_attr(PyObject *o, PyObject *name) { return wkn_take_long(PyObject_GetAttr(o, name)); }
 
 static int contiguous(PyObject *x)
 {
@@ -120,30 +110,14 @@ static int contiguous(PyObject *x)
     return yes;
 }
 
-static int current_device(void)
-{
-    PyObject *r = PyObject_CallObject(C.get_device, NULL);
-    if (!r)
-        return -1;
-    long d = PyLong_AsLong(r);
-    Py_DECREF(r);
-    return (int)d;
-}
+static int current_device(void) { return (int)wkn_take_long(PyObject_CallObject(C.get_device, NULL)); }
 
 static int take_apart(PyObject *x, wkn_view *v, int with_stream)
 {
-    if (!wkn_is_cupy(x))
-        return 0;
-    PyObject *dt = PyObject_GetAttr(x, wkn_name.dtype);
-    if (!dt)
-        return -1;
-    int code = -1;
-    for (int i = 0; i < WK_DTYPE_COUNT; i++)
-        if (C.dtypes[i] == dt)
-            code = i;
-    Py_DECREF(dt);
-    if (code < 0)
-        return 0;
+    int code;
+    int r = wkn_is_cupy(x) ? wkn_dtype_code(x, C.dtypes, &code) : 0;
+    if (r <= 0)
+        return r;
     int c = contiguous(x);
     if (c <= 0)
         return c;
@@ -157,15 +131,12 @@ static int take_apart(PyObject *x, wkn_view *v, int with_stream)
         Py_XDECREF(p);
         return PyErr_Occurred() ? -1 : 0;
     }
-    v->ptr = PyLong_AsVoidPtr(p);
+    void *ptr = PyLong_AsVoidPtr(p);
     Py_DECREF(p);
     long long n = long_attr(x, wkn_name.size);
     if (n < 0)
         return PyErr_Occurred() ? -1 : 0;
-    v->n = (size_t)n;
-    v->dtype = code;
-    v->device = (int)device;
-    v->stream = NULL;
+    *v = (wkn_view){.ptr = ptr, .n = (size_t)n, .dtype = code, .device = (int)device};
     if (!with_stream)
         return 1;
     PyObject *s;
@@ -192,13 +163,7 @@ int wkn_cupy_view(PyObject *x, wkn_view *v) { return take_apart(x, v, 1); }
 int wkn_cupy_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr)
 {
     wkn_view o;
-    int r = take_apart(out, &o, 0);
-    if (r <= 0)
-        return r;
-    if (!(dtypes & (1u << o.dtype)) || o.n != n || o.device != device)
-        return 0;
-    *ptr = o.ptr;
-    return 1;
+    return wkn_out_fits(take_apart(out, &o, 0), &o, dtypes, n, device, ptr);
 }
 
 PyObject *wkn_cupy_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int dtype, void **ptr)
@@ -219,11 +184,5 @@ PyObject *wkn_cupy_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int d
     PyObject *data = PyObject_GetAttr(out, wkn_name.data);
     PyObject *p = data ? PyObject_GetAttr(data, wkn_name.ptr) : NULL;
     Py_XDECREF(data);
-    if (!p) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    *ptr = PyLong_AsVoidPtr(p);
-    Py_DECREF(p);
-    return out;
+    return wkn_output_at(out, p, ptr);
 }

@@ -251,23 +251,33 @@ static PyObject *package_attr(PyObject **module, const char *module_name, const 
     return PyObject_GetAttrString(*module, attr);
 }
 
+static int library_loaded(void) { return library != NULL; }
+static int cudart_loaded(void) { return cudart_ready; }
+
+/* Calls warpkit._lib.<fn>(), which is to leave done() true; 0, or -1 with
+ * an exception (RuntimeError `failure` when it returned without). */
+static int run_loader(const char *fn, int (*done)(void), const char *failure)
+{
+    PyObject *loader = package_attr(&lib_module, "warpkit._lib", fn);
+    if (!loader)
+        return -1;
+    PyObject *r = PyObject_CallObject(loader, NULL);
+    Py_DECREF(loader);
+    if (!r)
+        return -1;
+    Py_DECREF(r);
+    if (!done()) {
+        PyErr_SetString(PyExc_RuntimeError, failure);
+        return -1;
+    }
+    return 0;
+}
+
 int wkn_ensure_loaded(void)
 {
     if (library)
         return 0;
-    PyObject *load = package_attr(&lib_module, "warpkit._lib", "load");
-    if (!load)
-        return -1;
-    PyObject *r = PyObject_CallObject(load, NULL);
-    Py_DECREF(load);
-    if (!r)
-        return -1;
-    Py_DECREF(r);
-    if (!library) {
-        PyErr_SetString(PyExc_RuntimeError, "warpkit: the library loader returned without a library");
-        return -1;
-    }
-    return 0;
+    return run_loader("load", library_loaded, "warpkit: the library loader returned without a library");
 }
 
 int wkn_ensure_cudart(void)
@@ -278,19 +288,7 @@ int wkn_ensure_cudart(void)
         return -1;
     if (cudart_ready)
         return 0;
-    PyObject *find = package_attr(&lib_module, "warpkit._lib", "find_cudart");
-    if (!find)
-        return -1;
-    PyObject *r = PyObject_CallObject(find, NULL);
-    Py_DECREF(find);
-    if (!r)
-        return -1;
-    Py_DECREF(r);
-    if (!cudart_ready) {
-        PyErr_SetString(PyExc_RuntimeError, "warpkit: no CUDA runtime was loaded");
-        return -1;
-    }
-    return 0;
+    return run_loader("find_cudart", cudart_loaded, "warpkit: no CUDA runtime was loaded");
 }
 
 /* Raises the exception that _errors.for_call builds. */

@@ -19,6 +19,19 @@ static PyObject *finish(wk_status st, const char *what)
     Py_RETURN_NONE;
 }
 
+/* Parses args as PyArg_ParseTuple does (a format, then the pointers it
+ * fills, `device` among them) and gives that device's context; NULL with
+ * an exception set. A macro: the call path stays one PyArg_ParseTuple. */
+#define PARSE_CALL(args, device, ...) (PyArg_ParseTuple(args, __VA_ARGS__) ? wkn_context(device) : NULL)
+
+/* Returns from a call_* function what finish() makes of the C call. */
+#define RETURN_CALL(call, what)                                                                    \
+    do {                                                                                           \
+        wk_status st_;                                                                             \
+        WKN_CALL(st_, call);                                                                       \
+        return finish(st_, what);                                                                  \
+    } while (0)
+
 static wk_value value_of(ull bits)
 {
     wk_value v;
@@ -26,38 +39,33 @@ static wk_value value_of(ull bits)
     return v;
 }
 
+/* call_reduce and call_reduce_index (device, in, out, n, dtype, op, stream,
+ * what): the same arguments, `out` an index for the second. */
+static PyObject *reduce_call(PyObject *args, int index)
+{
+    int device, dtype, op;
+    ull in, out, n, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiiKs", &device, &in, &out, &n, &dtype, &op, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (index)
+        RETURN_CALL(wkn.reduce_index(ctx, PTR(in), (int64_t *)PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
+                                     STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.reduce(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op, STREAM(stream)), what);
+}
+
 static PyObject *py_reduce(PyObject *self, PyObject *args)
 {
     (void)self;
-    int device, dtype, op;
-    ull in, out, n, stream;
-    const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKiiKs", &device, &in, &out, &n, &dtype, &op, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
-    if (!ctx)
-        return NULL;
-    wk_status st;
-    WKN_CALL(st, wkn.reduce(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op, STREAM(stream)));
-    return finish(st, what);
+    return reduce_call(args, 0);
 }
 
-/* call_reduce_index(device, in, index, n, dtype, op, stream, what) */
 static PyObject *py_reduce_index(PyObject *self, PyObject *args)
 {
     (void)self;
-    int device, dtype, op;
-    ull in, out, n, stream;
-    const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKiiKs", &device, &in, &out, &n, &dtype, &op, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
-    if (!ctx)
-        return NULL;
-    wk_status st;
-    WKN_CALL(st, wkn.reduce_index(ctx, PTR(in), (int64_t *)PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
-                                  STREAM(stream)));
-    return finish(st, what);
+    return reduce_call(args, 1);
 }
 
 static PyObject *py_reduce_repro(PyObject *self, PyObject *args)
@@ -66,14 +74,10 @@ static PyObject *py_reduce_repro(PyObject *self, PyObject *args)
     int device, dtype;
     ull in, out, n, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKiKs", &device, &in, &out, &n, &dtype, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiKs", &device, &in, &out, &n, &dtype, &stream, &what);
     if (!ctx)
         return NULL;
-    wk_status st;
-    WKN_CALL(st, wkn.reduce_repro(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, STREAM(stream)));
-    return finish(st, what);
+    RETURN_CALL(wkn.reduce_repro(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, STREAM(stream)), what);
 }
 
 /* scan(device, in, out, n, dtype, op, exclusive, init_bits, stream, what) */
@@ -83,20 +87,16 @@ static PyObject *py_scan(PyObject *self, PyObject *args)
     int device, dtype, op, exclusive;
     ull in, out, n, init, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKiipKKs", &device, &in, &out, &n, &dtype, &op, &exclusive, &init, &stream,
-                          &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiipKKs", &device, &in, &out, &n, &dtype, &op, &exclusive, &init,
+                                 &stream, &what);
     if (!ctx)
         return NULL;
-    wk_status st;
     if (exclusive)
-        WKN_CALL(st, wkn.exclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
-                                        value_of(init), STREAM(stream)));
-    else
-        WKN_CALL(st, wkn.inclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
-                                        STREAM(stream)));
-    return finish(st, what);
+        RETURN_CALL(wkn.exclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op,
+                                       value_of(init), STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.inclusive_scan(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_op)op, STREAM(stream)),
+                what);
 }
 
 /* select(kind, device, in, out, count, n, dtype, compare, a, b, stream, what):
@@ -107,26 +107,19 @@ static PyObject *py_select(PyObject *self, PyObject *args)
     const char *kind, *what;
     int device, dtype, compare;
     ull in, out, count, n, a, b, stream;
-    if (!PyArg_ParseTuple(args, "siKKKKiiKKKs", &kind, &device, &in, &out, &count, &n, &dtype, &compare, &a, &b,
-                          &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "siKKKKiiKKKs", &kind, &device, &in, &out, &count, &n, &dtype,
+                                 &compare, &a, &b, &stream, &what);
     if (!ctx)
         return NULL;
-    wk_predicate p;
-    memset(&p, 0, sizeof p);
-    p.compare = (wk_compare)compare;
-    p.a = value_of(a);
-    p.b = value_of(b);
-    wk_status st;
+    wk_predicate p = {.compare = (wk_compare)compare, .a = value_of(a), .b = value_of(b)};
     uint64_t *c = (uint64_t *)PTR(count);
     if (strcmp(kind, "partition") == 0)
-        WKN_CALL(st, wkn.partition_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
-    else if (strcmp(kind, "where") == 0)
-        WKN_CALL(st, wkn.where(ctx, PTR(in), (int64_t *)PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
-    else
-        WKN_CALL(st, wkn.select_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)));
-    return finish(st, what);
+        RETURN_CALL(wkn.partition_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)),
+                    what);
+    if (strcmp(kind, "where") == 0)
+        RETURN_CALL(wkn.where(ctx, PTR(in), (int64_t *)PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.select_if(ctx, PTR(in), PTR(out), c, (size_t)n, (wk_dtype)dtype, p, STREAM(stream)), what);
 }
 
 static PyObject *py_select_flagged(PyObject *self, PyObject *args)
@@ -135,15 +128,13 @@ static PyObject *py_select_flagged(PyObject *self, PyObject *args)
     int device, dtype;
     ull in, flags, out, count, n, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKKKiKs", &device, &in, &flags, &out, &count, &n, &dtype, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx =
+        PARSE_CALL(args, device, "iKKKKKiKs", &device, &in, &flags, &out, &count, &n, &dtype, &stream, &what);
     if (!ctx)
         return NULL;
-    wk_status st;
-    WKN_CALL(st, wkn.select_flagged(ctx, PTR(in), (const uint8_t *)PTR(flags), PTR(out), (uint64_t *)PTR(count),
-                                    (size_t)n, (wk_dtype)dtype, STREAM(stream)));
-    return finish(st, what);
+    RETURN_CALL(wkn.select_flagged(ctx, PTR(in), (const uint8_t *)PTR(flags), PTR(out), (uint64_t *)PTR(count),
+                                   (size_t)n, (wk_dtype)dtype, STREAM(stream)),
+                what);
 }
 
 static PyObject *py_unique(PyObject *self, PyObject *args)
@@ -152,15 +143,11 @@ static PyObject *py_unique(PyObject *self, PyObject *args)
     int device, dtype;
     ull in, out, count, n, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKKiKs", &device, &in, &out, &count, &n, &dtype, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKiKs", &device, &in, &out, &count, &n, &dtype, &stream, &what);
     if (!ctx)
         return NULL;
-    wk_status st;
-    WKN_CALL(st, wkn.unique(ctx, PTR(in), PTR(out), (uint64_t *)PTR(count), (size_t)n, (wk_dtype)dtype,
-                            STREAM(stream)));
-    return finish(st, what);
+    RETURN_CALL(wkn.unique(ctx, PTR(in), PTR(out), (uint64_t *)PTR(count), (size_t)n, (wk_dtype)dtype, STREAM(stream)),
+                what);
 }
 
 /* The name of a segmented entry point the loaded library lacks, or None. */
@@ -181,12 +168,7 @@ static PyObject *py_missing(PyObject *self, PyObject *arg)
 
 static wk_segments segments_of(ull count, ull size, ull stride)
 {
-    wk_segments s;
-    memset(&s, 0, sizeof s);
-    s.count = (size_t)count;
-    s.size = (size_t)size;
-    s.stride = (size_t)stride;
-    return s;
+    return (wk_segments){.count = (size_t)count, .size = (size_t)size, .stride = (size_t)stride};
 }
 
 /* segmented_reduce(device, in, out, count, size, stride, dtype, op, reproducible, stream, what) */
@@ -196,19 +178,14 @@ static PyObject *py_segmented_reduce(PyObject *self, PyObject *args)
     int device, dtype, op, repro;
     ull in, out, count, size, stride, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKKKiipKs", &device, &in, &out, &count, &size, &stride, &dtype, &op, &repro,
-                          &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKKiipKs", &device, &in, &out, &count, &size, &stride, &dtype, &op,
+                                 &repro, &stream, &what);
     if (!ctx)
         return NULL;
     wk_segments seg = segments_of(count, size, stride);
-    wk_status st;
     if (repro)
-        WKN_CALL(st, wkn.segmented_reduce_repro(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, STREAM(stream)));
-    else
-        WKN_CALL(st, wkn.segmented_reduce(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)));
-    return finish(st, what);
+        RETURN_CALL(wkn.segmented_reduce_repro(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, STREAM(stream)), what);
+    RETURN_CALL(wkn.segmented_reduce(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)), what);
 }
 
 /* segmented_scan(device, in, out, count, size, stride, dtype, op, exclusive, init_bits, stream, what) */
@@ -218,21 +195,17 @@ static PyObject *py_segmented_scan(PyObject *self, PyObject *args)
     int device, dtype, op, exclusive;
     ull in, out, count, size, stride, init, stream;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKKKKKiipKKs", &device, &in, &out, &count, &size, &stride, &dtype, &op,
-                          &exclusive, &init, &stream, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKKiipKKs", &device, &in, &out, &count, &size, &stride, &dtype,
+                                 &op, &exclusive, &init, &stream, &what);
     if (!ctx)
         return NULL;
     wk_segments seg = segments_of(count, size, stride);
-    wk_status st;
     if (exclusive)
-        WKN_CALL(st, wkn.segmented_exclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op,
-                                                  value_of(init), STREAM(stream)));
-    else
-        WKN_CALL(st, wkn.segmented_inclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op,
-                                                  STREAM(stream)));
-    return finish(st, what);
+        RETURN_CALL(wkn.segmented_exclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op,
+                                                 value_of(init), STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.segmented_inclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)),
+                what);
 }
 
 /* scan_reserve(device, n, dtype, what): synchronizes the device. */
@@ -242,9 +215,7 @@ static PyObject *py_scan_reserve(PyObject *self, PyObject *args)
     int device, dtype;
     ull n;
     const char *what;
-    if (!PyArg_ParseTuple(args, "iKis", &device, &n, &dtype, &what))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = PARSE_CALL(args, device, "iKis", &device, &n, &dtype, &what);
     if (!ctx)
         return NULL;
     wk_status st;
@@ -254,29 +225,39 @@ static PyObject *py_scan_reserve(PyObject *self, PyObject *args)
     return finish(st, what);
 }
 
+/* The context of a (device) argument tuple; NULL with an exception set. */
+static wk_context *device_context(PyObject *args)
+{
+    int device;
+    return PARSE_CALL(args, device, "i", &device);
+}
+
 static PyObject *py_context(PyObject *self, PyObject *args)
 {
     (void)self;
-    int device;
-    if (!PyArg_ParseTuple(args, "i", &device))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = device_context(args);
     return ctx ? PyLong_FromVoidPtr(ctx) : NULL;
 }
 
 static PyObject *py_sm_count(PyObject *self, PyObject *args)
 {
     (void)self;
-    int device;
-    if (!PyArg_ParseTuple(args, "i", &device))
-        return NULL;
-    wk_context *ctx = wkn_context(device);
+    wk_context *ctx = device_context(args);
     return ctx ? PyLong_FromLong(wkn.context_sm_count(ctx)) : NULL;
 }
 
 /* ------------------------------------------------------- CUDA runtime */
 
 static PyObject *cuda_fail(int err, const char *what) { return wkn_raise_cuda(err, what); }
+
+/* The one handle (a pointer or a stream) a runtime helper takes, once the
+ * CUDA runtime functions are there; 0, or -1 with an exception set. */
+static int parse_handle(PyObject *args, ull *handle)
+{
+    if (!PyArg_ParseTuple(args, "K", handle))
+        return -1;
+    return wkn_ensure_cudart();
+}
 
 static PyObject *py_current_device(PyObject *self, PyObject *unused)
 {
@@ -295,9 +276,7 @@ static PyObject *py_pointer_attributes(PyObject *self, PyObject *args)
 {
     (void)self;
     ull p;
-    if (!PyArg_ParseTuple(args, "K", &p))
-        return NULL;
-    if (wkn_ensure_cudart() < 0)
+    if (parse_handle(args, &p) < 0)
         return NULL;
     int attrs[32] = {0}; /* cudaPointerAttributes: type, device, ... (room to spare) */
     int err = wkn_cuda.pointer_get_attributes(attrs, PTR(p));
@@ -359,9 +338,7 @@ static PyObject *py_stream_synchronize(PyObject *self, PyObject *args)
 {
     (void)self;
     ull stream;
-    if (!PyArg_ParseTuple(args, "K", &stream))
-        return NULL;
-    if (wkn_ensure_cudart() < 0)
+    if (parse_handle(args, &stream) < 0)
         return NULL;
     int err;
     Py_BEGIN_ALLOW_THREADS

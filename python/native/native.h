@@ -138,6 +138,45 @@ PyObject *wkn_cupy_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int d
 int wkn_torch_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr);
 int wkn_cupy_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr);
 
+/* What the two routes share (routes.c). A route's build function makes its
+ * cache for a module: the module's array type, or NULL (no exception) when
+ * the route cannot serve it. */
+typedef PyTypeObject *(*wkn_route_build)(PyObject *module);
+/* The slow path of wkn_is_torch / wkn_is_cupy: when sys.modules[name] is a
+ * module other than `cached`, the cache is built for it; then whether x is
+ * of its array type. */
+int wkn_route_retype(PyObject *x, PyObject *name, PyObject *cached, wkn_route_build build);
+/* x.dtype's code among a route's dtype objects (those of the wk_dtype
+ * codes): 1 and *code, 0 when it is none of them, -1 with an exception. */
+int wkn_dtype_code(PyObject *x, PyObject *const *dtypes, int *code);
+/* The end of wkn_torch_out / wkn_cupy_out: `taken` is what taking the array
+ * apart into *o gave (1, 0 or -1). */
+int wkn_out_fits(int taken, const wkn_view *o, unsigned dtypes, size_t n, int device, void **ptr);
+
+/* An int result (a new reference, consumed), or -1 with or without an
+ * exception when it is NULL or not an int. */
+static inline long long wkn_take_long(PyObject *r)
+{
+    if (!r)
+        return -1;
+    long long v = PyLong_AsLongLong(r);
+    Py_DECREF(r);
+    return v;
+}
+
+/* A new output whose data pointer p (an int, consumed) is stored in *ptr;
+ * NULL, with the output dropped, when p is NULL. */
+static inline PyObject *wkn_output_at(PyObject *out, PyObject *p, void **ptr)
+{
+    if (!p) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    *ptr = PyLong_AsVoidPtr(p);
+    Py_DECREF(p);
+    return out;
+}
+
 /* out[:stop] for a PyTorch tensor (a narrow where that is the same view),
  * or for any other array. */
 PyObject *wkn_torch_head(PyObject *out, PyObject *stop);

@@ -70,14 +70,23 @@ static PyObject *optional_attr(PyObject *o, const char *name)
     return a;
 }
 
-/* Builds the cache for `module`; 0 when it has no usable Tensor type. */
-static int build(PyObject *module)
+/* Drops a cache this route cannot use (and any error of building it). */
+static PyTypeObject *forget(void)
+{
+    PyErr_Clear();
+    clear();
+    return NULL;
+}
+
+/* Builds the cache for `module`: its Tensor type, or NULL (no exception)
+ * when it has none this route can serve. */
+static PyTypeObject *build(PyObject *module)
 {
     clear();
     PyObject *tensor = optional_attr(module, "Tensor");
     if (!tensor || !PyType_Check(tensor)) {
         Py_XDECREF(tensor);
-        return 0;
+        return NULL;
     }
     Py_INCREF(module);
     T.module = module;
@@ -88,40 +97,28 @@ static int build(PyObject *module)
         if (T.dtypes[i]) {
             T.dtype_kw[i] = PyDict_New();
             if (!T.dtype_kw[i] || PyDict_SetItemString(T.dtype_kw[i], "dtype", T.dtypes[i]) < 0)
-                return -1;
+                return forget();
         }
     }
     T.new_empty = optional_attr(tensor, "new_empty");
     for (int m = 0; m < METHODS; m++)
-        if (!(T.methods[m] = optional_attr(tensor, method_names[m]))) {
-            clear();
-            return 0;
-        }
+        if (!(T.methods[m] = optional_attr(tensor, method_names[m])))
+            return forget();
     T.narrow = optional_attr(tensor, "narrow");
     T.empty_like = optional_attr(module, "empty_like");
     PyObject *c = optional_attr(module, "_C");
     T.raw_stream = optional_attr(c, "_cuda_getCurrentRawStream");
     Py_XDECREF(c);
-    if (!T.new_empty || !T.raw_stream) {
-        clear(); /* not a torch this route can serve: the Python code will */
-        return 0;
-    }
-    return 1;
+    if (!T.new_empty || !T.raw_stream)
+        return forget(); /* not a torch this route can serve: the Python code will */
+    return T.tensor;
 }
 
 int wkn_is_torch(PyObject *x)
 {
     if (T.tensor && Py_TYPE(x) == T.tensor)
         return 1;
-    PyObject *module = wkn_module_if_loaded(wkn_name.torch);
-    if (!module || module == T.module)
-        return 0;
-    if (build(module) < 0) {
-        PyErr_Clear();
-        clear();
-        return 0;
-    }
-    return T.tensor && Py_TYPE(x) == T.tensor;
+    return wkn_route_retype(x, wkn_name.torch, T.module, build);
 }
 
 void wkn_routes_clear_torch(void) { clear(); }
@@ -129,24 +126,8 @@ void wkn_routes_clear_torch(void) { clear(); }
 /* x.<method>(), through the unbound method. */
 static PyObject *call0(PyObject *x, int method) { return PyObject_CallFunctionObjArgs(T.methods[method], x, NULL); }
 
-static int dtype_code(PyObject *dt)
-{
-    for (int i = 0; i < WKN_DTYPES; i++)
-        if (T.dtypes[i] == dt)
-            return i;
-    return -1;
-}
-
 /* An int result of a method, or -1 with or without an exception. */
-static long long call_long(PyObject *x, int method)
-{
-    PyObject *r = call0(x, method);
-    if (!r)
-        return -1;
-    long long v = PyLong_AsLongLong(r);
-    Py_DECREF(r);
-    return v;
-}
+static long long call_long(PyObject *x, int method) { return wkn_take_long(call0(x, method)); }
 
 int wkn_torch_stream(int device, void **stream)
 {
@@ -167,15 +148,10 @@ int wkn_torch_stream(int device, void **stream)
 
 static int take_apart(PyObject *x, wkn_view *v, int with_stream)
 {
-    if (!wkn_is_torch(x))
-        return 0;
-    PyObject *dt = PyObject_GetAttr(x, wkn_name.dtype);
-    if (!dt)
-        return -1;
-    int code = dtype_code(dt);
-    Py_DECREF(dt);
-    if (code < 0 || code >= WK_DTYPE_COUNT)
-        return 0; /* masks and other dtypes: the Python code says why */
+    int code;
+    int r = wkn_is_torch(x) ? wkn_dtype_code(x, T.dtypes, &code) : 0;
+    if (r <= 0)
+        return r; /* not a tensor, or a mask or other dtype: the Python code says why */
     long long device = call_long(x, M_GET_DEVICE);
     if (device < 0)
         return PyErr_Occurred() ? -1 : 0; /* a CPU tensor */
@@ -194,14 +170,11 @@ static int take_apart(PyObject *x, wkn_view *v, int with_stream)
     PyObject *p = call0(x, M_DATA_PTR);
     if (!p)
         return -1;
-    v->ptr = PyLong_AsVoidPtr(p);
+    void *ptr = PyLong_AsVoidPtr(p);
     Py_DECREF(p);
     if (PyErr_Occurred())
         return -1;
-    v->n = (size_t)n;
-    v->dtype = code;
-    v->device = (int)device;
-    v->stream = NULL;
+    *v = (wkn_view){.ptr = ptr, .n = (size_t)n, .dtype = code, .device = (int)device};
     if (with_stream && wkn_torch_stream(v->device, &v->stream) < 0)
         return -1;
     return 1;
@@ -256,14 +229,7 @@ PyObject *wkn_torch_empty(PyObject *x, const wkn_view *v, Py_ssize_t shape, int 
     }
     if (!out)
         return NULL;
-    PyObject *p = call0(out, M_DATA_PTR);
-    if (!p) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    *ptr = PyLong_AsVoidPtr(p);
-    Py_DECREF(p);
-    return out;
+    return wkn_output_at(out, call0(out, M_DATA_PTR), ptr);
 }
 
 PyObject *wkn_torch_head(PyObject *out, PyObject *stop)
@@ -289,13 +255,7 @@ PyObject *wkn_torch_head(PyObject *out, PyObject *stop)
 int wkn_torch_out(PyObject *out, unsigned dtypes, size_t n, int device, void **ptr)
 {
     wkn_view o;
-    int r = take_apart(out, &o, 0);
-    if (r <= 0)
-        return r;
-    if (!(dtypes & (1u << o.dtype)) || o.n != n || o.device != device)
-        return 0;
-    *ptr = o.ptr;
-    return 1;
+    return wkn_out_fits(take_apart(out, &o, 0), &o, dtypes, n, device, ptr);
 }
 
 /* ------------------------------------------------------------ profile */

@@ -102,6 +102,14 @@ def gpu_name():
     return _gpu[0]
 
 
+@pytest.fixture(params=["torch", "cupy"])
+def B(request):
+    """The GPU tests' backend (gpu_util) of each array library in turn; the
+    test skips where that library or a device is missing."""
+    from gpu_util import backend
+    return backend(request.param)
+
+
 # ------------------------------------------------------------------ stub
 class Call(ctypes.Structure):
     _fields_ = [("fn", ctypes.c_char * 32), ("ctx", ctypes.c_void_p), ("in_", ctypes.c_void_p),

@@ -197,6 +197,18 @@ def assert_close(got, ref, tol, what):
                              % (what, int(bad.sum()), bad.size, i, got.flat[i], ref.flat[i], tol_i))
 
 
+def assert_sum(got, host, name, fn, tolerance, what, axis=None):
+    """got against NumPy's fn (np.sum or np.cumsum) of host: for float dtypes
+    within tolerance(host, name, ref) of the result in long double (a float64
+    one carries errors of its own as large as the tolerance for f64 inputs),
+    for integers exactly, wrapping in the dtype."""
+    if name in FLOATS:
+        ref = fn(host.astype(np.longdouble), axis=axis)
+        assert_close(got, ref, tolerance(host, name, ref), what)
+    else:
+        assert_equal(got, fn(host, axis=axis, dtype=host.dtype), what + " (wrapping)")
+
+
 def assert_equal(got, ref, what):
     got = np.asarray(got)
     ref = np.asarray(ref)

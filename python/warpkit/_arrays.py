@@ -129,18 +129,25 @@ def _not_contiguous(what, shape, strides):
 
 
 # ---------------------------------------------------------- output libraries
+def _dtype_table(lookup):
+    """{dtype code: a library's dtype object}, the two mask dtypes included,
+    for the names lookup(name) knows (None where the library has none)."""
+    table = {}
+    for name, (code, _, _) in D.DTYPES.items():
+        t = lookup(name)
+        if t is not None:
+            table[code] = t
+    table[D.BOOL] = lookup("bool")
+    table[D.UINT8] = lookup("uint8")
+    return table
+
+
 class TorchLib:
     name = "torch"
 
     def __init__(self, torch):
         self.torch = torch
-        self.dtypes = {}
-        for name, (code, _, _) in D.DTYPES.items():
-            t = getattr(torch, name, None)
-            if t is not None:
-                self.dtypes[code] = t
-        self.dtypes[D.BOOL] = torch.bool
-        self.dtypes[D.UINT8] = torch.uint8
+        self.dtypes = _dtype_table(lambda name: getattr(torch, name, None))
         self.devices = {}
         self.empty_ = torch.empty
 
@@ -177,12 +184,7 @@ class CupyLib:
 
     def __init__(self, cupy):
         self.cupy = cupy
-        self.dtypes = {}
-        for name, (code, _, _) in D.DTYPES.items():
-            if name != "bfloat16":
-                self.dtypes[code] = cupy.dtype(name)
-        self.dtypes[D.BOOL] = cupy.dtype("bool")
-        self.dtypes[D.UINT8] = cupy.dtype("uint8")
+        self.dtypes = _dtype_table(lambda name: None if name == "bfloat16" else cupy.dtype(name))
         self.get_device = cupy.cuda.runtime.getDevice
 
     def alloc(self, shape, dt, dev, stream=None):
@@ -358,33 +360,27 @@ def _make_torch_viewer(torch):
         def raw(dev):
             return torch.cuda.current_stream(dev).cuda_stream
 
-    def torch_view(x, stream, what):
-        dt = dts.get(x.dtype)
-        if dt is None:
-            raise _bad_dtype(what, x.dtype)
-        dev = x.get_device()
-        if dev < 0 or not x.is_cuda:
-            raise ValueError("%s is a torch tensor on %s; a CUDA tensor is needed (no silent copies)"
-                             % (what, x.device))
-        if not x.is_contiguous():
-            raise _not_contiguous(what, x.shape, x.stride())
-        if stream is None:
-            return x.data_ptr(), x.numel(), dt, dev, raw(dev), lib, False, None
-        return x.data_ptr(), x.numel(), dt, dev, stream_handle(stream), lib, True, None
+    def make(nd):
+        def torch_view(x, stream, what):
+            dt = dts.get(x.dtype)
+            if dt is None:
+                raise _bad_dtype(what, x.dtype)
+            dev = x.get_device()
+            if dev < 0 or not x.is_cuda:
+                raise ValueError("%s is a torch tensor on %s; a CUDA tensor is needed (no silent copies)"
+                                 % (what, x.device))
+            if not nd and not x.is_contiguous():
+                raise _not_contiguous(what, x.shape, x.stride())
+            s = raw(dev) if stream is None else stream_handle(stream)
+            if nd:
+                strides = None if x.is_contiguous() else tuple(x.stride())
+                return x.data_ptr(), tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+            return x.data_ptr(), x.numel(), dt, dev, s, lib, stream is not None, None
 
-    def torch_view_nd(x, stream, what):
-        dt = dts.get(x.dtype)
-        if dt is None:
-            raise _bad_dtype(what, x.dtype)
-        dev = x.get_device()
-        if dev < 0 or not x.is_cuda:
-            raise ValueError("%s is a torch tensor on %s; a CUDA tensor is needed (no silent copies)"
-                             % (what, x.device))
-        strides = None if x.is_contiguous() else tuple(x.stride())
-        s = raw(dev) if stream is None else stream_handle(stream)
-        return x.data_ptr(), tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+        return torch_view
 
-    torch_view.nd = torch_view_nd
+    torch_view = make(False)
+    torch_view.nd = make(True)
     return torch_view
 
 
@@ -404,96 +400,77 @@ def _make_cupy_viewer(cupy):
         with cupy.cuda.Device(dev):
             return get_stream().ptr
 
-    def cupy_view(x, stream, what):
-        dt = dts.get(x.dtype)
-        if dt is None:
-            raise _bad_dtype(what, x.dtype)
-        if not x.flags.c_contiguous:
-            raise _not_contiguous(what, x.shape, x.strides)
-        dev = x.device.id
-        if stream is None:
-            return x.data.ptr, x.size, dt, dev, current(dev), lib, False, None
-        return x.data.ptr, x.size, dt, dev, stream_handle(stream), lib, True, None
+    def make(nd):
+        def cupy_view(x, stream, what):
+            dt = dts.get(x.dtype)
+            if dt is None:
+                raise _bad_dtype(what, x.dtype)
+            if nd:
+                strides = None if x.flags.c_contiguous else _element_strides(x.shape, x.strides, x.itemsize, what)
+            elif not x.flags.c_contiguous:
+                raise _not_contiguous(what, x.shape, x.strides)
+            dev = x.device.id
+            s = current(dev) if stream is None else stream_handle(stream)
+            if nd:
+                return x.data.ptr, tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+            return x.data.ptr, x.size, dt, dev, s, lib, stream is not None, None
 
-    def cupy_view_nd(x, stream, what):
-        dt = dts.get(x.dtype)
-        if dt is None:
-            raise _bad_dtype(what, x.dtype)
-        strides = None if x.flags.c_contiguous else _element_strides(x.shape, x.strides, x.itemsize, what)
-        dev = x.device.id
-        s = current(dev) if stream is None else stream_handle(stream)
-        return x.data.ptr, tuple(x.shape), strides, dt, dev, s, lib, stream is not None, None
+        return cupy_view
 
-    cupy_view.nd = cupy_view_nd
+    cupy_view = make(False)
+    cupy_view.nd = make(True)
     return cupy_view
 
 
-def cai_view(x, stream, what):
-    """__cuda_array_interface__ (v2/v3).  The `stream` entry is honoured as the
+def _make_cai_viewer(nd):
+    """The __cuda_array_interface__ (v2/v3) viewer; with `nd`, its variant
+    for any layout (shape and element strides, None when C-contiguous,
+    instead of the element count).  The `stream` entry is honoured as the
     protocol asks: without stream= the call runs on that stream itself; with
     stream= the given stream first waits for it (an event, no host sync)."""
-    cai = x.__cuda_array_interface__
-    try:
-        shape = tuple(cai["shape"])
-        typestr = cai["typestr"]
-        ptr = cai["data"][0] or 0
-    except (KeyError, TypeError, IndexError):
-        raise TypeError("%s has a malformed __cuda_array_interface__: %r" % (what, cai)) from None
-    dt = D.TYPESTR.get(typestr)
-    if dt is None:
-        raise _bad_dtype(what, "%r (typestr)" % typestr)
-    if cai.get("mask") is not None:
-        raise ValueError("%s is a masked array (__cuda_array_interface__ mask): not supported" % what)
-    n = math.prod(shape)
-    strides = cai.get("strides")
-    if strides is not None and n > 0 and not _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
-        raise _not_contiguous(what, shape, strides)
-    dev = pointer_device(ptr if n else 0, what)
-    producer = cai.get("stream")
-    if stream is None:
-        s = producer if producer is not None else 0
-        return ptr, n, dt, dev, s, DEFAULT_OUTLIB, False, None
-    s = stream_handle(stream)
-    if producer is not None and not _same_stream(producer, s):
-        stream_wait(producer, s, dev)
-    return ptr, n, dt, dev, s, DEFAULT_OUTLIB, True, None
 
-
-def cai_view_nd(x, stream, what):
-    """cai_view for any layout: shape and element strides (None when
-    C-contiguous) instead of the element count."""
-    cai = x.__cuda_array_interface__
-    try:
-        shape = tuple(cai["shape"])
-        typestr = cai["typestr"]
-        ptr = cai["data"][0] or 0
-    except (KeyError, TypeError, IndexError):
-        raise TypeError("%s has a malformed __cuda_array_interface__: %r" % (what, cai)) from None
-    dt = D.TYPESTR.get(typestr)
-    if dt is None:
-        raise _bad_dtype(what, "%r (typestr)" % typestr)
-    if cai.get("mask") is not None:
-        raise ValueError("%s is a masked array (__cuda_array_interface__ mask): not supported" % what)
-    n = math.prod(shape)
-    strides = cai.get("strides")
-    if strides is not None:
-        strides = tuple(strides)
-        if n == 0 or _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
-            strides = None
+    def view(x, stream, what):
+        cai = x.__cuda_array_interface__
+        try:
+            shape = tuple(cai["shape"])
+            typestr = cai["typestr"]
+            ptr = cai["data"][0] or 0
+        except (KeyError, TypeError, IndexError):
+            raise TypeError("%s has a malformed __cuda_array_interface__: %r" % (what, cai)) from None
+        dt = D.TYPESTR.get(typestr)
+        if dt is None:
+            raise _bad_dtype(what, "%r (typestr)" % typestr)
+        if cai.get("mask") is not None:
+            raise ValueError("%s is a masked array (__cuda_array_interface__ mask): not supported" % what)
+        n = math.prod(shape)
+        strides = cai.get("strides")
+        if not nd:
+            if strides is not None and n > 0 and not _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
+                raise _not_contiguous(what, shape, strides)
+        elif strides is not None:
+            strides = tuple(strides)
+            if n == 0 or _c_contiguous(shape, strides, D.ITEMSIZE[dt]):
+                strides = None
+            else:
+                strides = _element_strides(shape, strides, D.ITEMSIZE[dt], what)
+        dev = pointer_device(ptr if n else 0, what)
+        producer = cai.get("stream")
+        explicit = stream is not None
+        if explicit:
+            s = stream_handle(stream)
+            if producer is not None and not _same_stream(producer, s):
+                stream_wait(producer, s, dev)
         else:
-            strides = _element_strides(shape, strides, D.ITEMSIZE[dt], what)
-    dev = pointer_device(ptr if n else 0, what)
-    producer = cai.get("stream")
-    if stream is None:
-        s = producer if producer is not None else 0
-        return ptr, shape, strides, dt, dev, s, DEFAULT_OUTLIB, False, None
-    s = stream_handle(stream)
-    if producer is not None and not _same_stream(producer, s):
-        stream_wait(producer, s, dev)
-    return ptr, shape, strides, dt, dev, s, DEFAULT_OUTLIB, True, None
+            s = producer if producer is not None else 0
+        if nd:
+            return ptr, shape, strides, dt, dev, s, DEFAULT_OUTLIB, explicit, None
+        return ptr, n, dt, dev, s, DEFAULT_OUTLIB, explicit, None
+
+    return view
 
 
-cai_view.nd = cai_view_nd
+cai_view = _make_cai_viewer(False)
+cai_view.nd = _make_cai_viewer(True)
 
 
 # DLPack
@@ -514,53 +491,42 @@ def dlpack_tensor(capsule, what):
     return t
 
 
-def dlpack_view(x, stream, what):
-    """__dlpack__: the consumer stream is passed to __dlpack__(stream=...) so
-    the producer orders its pending work before it (legacy default stream
-    when stream= is not given: DLPack's 1)."""
-    dev_type, dev_id = x.__dlpack_device__()
-    if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
-        raise ValueError("%s is a %s in %s; a CUDA device array is needed (no silent copies)"
-                         % (what, _describe(x), _DL_DEVICE_NAMES.get(int(dev_type), "device type %d" % dev_type)))
-    explicit = stream is not None
-    s = stream_handle(stream) if explicit else 0
-    try:
-        capsule = x.__dlpack__(stream=1 if s == 0 else s)
-    except Exception:  # a producer without the stream argument: it then
-        capsule = x.__dlpack__()  # assumes the legacy default stream
-    ptr, _, device, key, shape, strides = dlpack_tensor(capsule, what)
-    dt = D.DLPACK.get(key)
-    if dt is None:
-        raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
-    n = math.prod(shape)
-    if strides and n > 0 and not _c_contiguous(shape, strides, 1):
-        raise _not_contiguous(what, shape, strides)
-    return ptr, n, dt, device, s, _outlib_for(x), explicit, capsule
+def _make_dlpack_viewer(nd):
+    """The __dlpack__ viewer; with `nd`, its variant for any layout (shape
+    and element strides, None when C-contiguous, instead of the element
+    count).  The consumer stream is passed to __dlpack__(stream=...) so the
+    producer orders its pending work before it (legacy default stream when
+    stream= is not given: DLPack's 1)."""
+
+    def view(x, stream, what):
+        dev_type, dev_id = x.__dlpack_device__()
+        if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+            raise ValueError("%s is a %s in %s; a CUDA device array is needed (no silent copies)"
+                             % (what, _describe(x), _DL_DEVICE_NAMES.get(int(dev_type), "device type %d" % dev_type)))
+        explicit = stream is not None
+        s = stream_handle(stream) if explicit else 0
+        try:
+            capsule = x.__dlpack__(stream=1 if s == 0 else s)
+        except Exception:  # a producer without the stream argument: it then
+            capsule = x.__dlpack__()  # assumes the legacy default stream
+        ptr, _, device, key, shape, strides = dlpack_tensor(capsule, what)
+        dt = D.DLPACK.get(key)
+        if dt is None:
+            raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
+        n = math.prod(shape)
+        if nd:
+            if not strides or n == 0 or _c_contiguous(shape, strides, 1):
+                strides = None
+            return ptr, shape, strides, dt, device, s, _outlib_for(x), explicit, capsule
+        if strides and n > 0 and not _c_contiguous(shape, strides, 1):
+            raise _not_contiguous(what, shape, strides)
+        return ptr, n, dt, device, s, _outlib_for(x), explicit, capsule
+
+    return view
 
 
-def dlpack_view_nd(x, stream, what):
-    """dlpack_view for any layout: shape and element strides (None when
-    C-contiguous) instead of the element count."""
-    dev_type, dev_id = x.__dlpack_device__()
-    if dev_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
-        raise ValueError("%s is a %s in %s; a CUDA device array is needed (no silent copies)"
-                         % (what, _describe(x), _DL_DEVICE_NAMES.get(int(dev_type), "device type %d" % dev_type)))
-    explicit = stream is not None
-    s = stream_handle(stream) if explicit else 0
-    try:
-        capsule = x.__dlpack__(stream=1 if s == 0 else s)
-    except Exception:
-        capsule = x.__dlpack__()
-    ptr, _, device, key, shape, strides = dlpack_tensor(capsule, what)
-    dt = D.DLPACK.get(key)
-    if dt is None:
-        raise _bad_dtype(what, "DLPack (code %d, bits %d, lanes %d)" % key)
-    if not strides or math.prod(shape) == 0 or _c_contiguous(shape, strides, 1):
-        strides = None
-    return ptr, shape, strides, dt, device, s, _outlib_for(x), explicit, capsule
-
-
-dlpack_view.nd = dlpack_view_nd
+dlpack_view = _make_dlpack_viewer(False)
+dlpack_view.nd = _make_dlpack_viewer(True)
 
 
 # ------------------------------------------------------------- classifying

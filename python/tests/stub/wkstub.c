@@ -73,18 +73,20 @@ static wk_status finish(const char *fn)
     return (wk_status)stub_status;
 }
 
-static void record(const void *ctx, const void *in, void *out, size_t n, int dtype, cudaStream_t s)
+/* Starts the record of a call with the arguments most calls take; compare
+ * and device are -1 (not given), as op is for the calls without one. */
+static void record(const void *ctx, const void *in, void *out, size_t n, int dtype, int op, cudaStream_t s)
 {
-    memset(&stub_last, 0, sizeof stub_last);
-    stub_last.ctx = ctx;
-    stub_last.in = in;
-    stub_last.out = out;
-    stub_last.n = n;
-    stub_last.dtype = dtype;
-    stub_last.op = -1;
-    stub_last.compare = -1;
-    stub_last.device = -1;
-    stub_last.stream = (void *)s;
+    stub_last = (stub_call){.ctx = ctx, .in = in, .out = out, .n = n, .dtype = dtype, .op = op, .compare = -1,
+                            .device = -1, .stream = (void *)s};
+}
+
+/* The whole of a call that only records its arguments. */
+static wk_status recorded(const char *fn, const void *ctx, const void *in, void *out, size_t n, int dtype, int op,
+                          cudaStream_t s)
+{
+    record(ctx, in, out, n, dtype, op, s);
+    return finish(fn);
 }
 
 static uint64_t bits(wk_value v)
@@ -148,33 +150,27 @@ int wk_context_sm_count(const wk_context *ctx) { (void)ctx; return 132; }
 wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                     cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.op = op;
-    return finish("wk_reduce");
+    return recorded("wk_reduce", ctx, d_in, d_out, n, dtype, op, stream);
 }
 
 wk_status wk_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                           cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.op = WK_SUM;
-    return finish("wk_reduce_repro");
+    return recorded("wk_reduce_repro", ctx, d_in, d_out, n, dtype, WK_SUM, stream);
 }
 
 #ifndef WK_STUB_WITHOUT_OPTIONAL
 wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index, size_t n, wk_dtype dtype, wk_op op,
                           cudaStream_t stream)
 {
-    record(ctx, d_in, d_index, n, dtype, stream);
-    stub_last.op = op;
-    return finish("wk_reduce_index");
+    return recorded("wk_reduce_index", ctx, d_in, d_index, n, dtype, op, stream);
 }
 
 /* Reads what cudaMemcpyAsync would (stub_memcpy_value, or the memory itself
  * with stub_compute), and logs "copy_to_host(src,stream);". */
 wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst, size_t bytes, cudaStream_t stream)
 {
-    record(ctx, d_src, h_dst, bytes, -1, stream);
+    record(ctx, d_src, h_dst, bytes, -1, -1, stream);
     logf_("copy_to_host", (uintptr_t)d_src, (uintptr_t)stream);
     if (!stub_status) {
         if (stub_compute) {
@@ -191,83 +187,73 @@ wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst, size_
 wk_status wk_reduce_to_host(wk_context *ctx, const void *d_in, void *h_out, size_t n, wk_dtype dtype,
                             wk_op op, cudaStream_t stream)
 {
-    record(ctx, d_in, h_out, n, dtype, stream);
-    stub_last.op = op;
-    return finish("wk_reduce_to_host");
+    return recorded("wk_reduce_to_host", ctx, d_in, h_out, n, dtype, op, stream);
 }
 
 wk_status wk_inclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                             wk_op op, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.op = op;
-    return finish("wk_inclusive_scan");
+    return recorded("wk_inclusive_scan", ctx, d_in, d_out, n, dtype, op, stream);
 }
 
 wk_status wk_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                             wk_op op, wk_value init, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.op = op;
+    record(ctx, d_in, d_out, n, dtype, op, stream);
     stub_last.init = bits(init);
     return finish("wk_exclusive_scan");
 }
 
 wk_status wk_scan_reserve(wk_context *ctx, size_t n, wk_dtype dtype)
 {
-    record(ctx, NULL, NULL, n, dtype, NULL);
-    return finish("wk_scan_reserve");
+    return recorded("wk_scan_reserve", ctx, NULL, NULL, n, dtype, -1, NULL);
 }
 
-static void record_pred(wk_predicate p)
+/* A call of the select family: its arrays, its count and its predicate
+ * (NULL for the calls without one). */
+static wk_status selected(const char *fn, const void *ctx, const void *in, void *out, uint64_t *count, size_t n,
+                          int dtype, const wk_predicate *p, cudaStream_t s)
 {
-    stub_last.compare = p.compare;
-    stub_last.a = bits(p.a);
-    stub_last.b = bits(p.b);
+    record(ctx, in, out, n, dtype, -1, s);
+    stub_last.count = count;
+    if (p) {
+        stub_last.compare = p->compare;
+        stub_last.a = bits(p->a);
+        stub_last.b = bits(p->b);
+    }
+    return finish(fn);
 }
 
 wk_status wk_select_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                        wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.count = d_count;
-    record_pred(predicate);
-    return finish("wk_select_if");
+    return selected("wk_select_if", ctx, d_in, d_out, d_count, n, dtype, &predicate, stream);
 }
 
 wk_status wk_select_flagged(wk_context *ctx, const void *d_in, const uint8_t *d_flags, void *d_out,
                             uint64_t *d_count, size_t n, wk_dtype dtype, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
+    wk_status st = selected("wk_select_flagged", ctx, d_in, d_out, d_count, n, dtype, NULL, stream);
     stub_last.flags = d_flags;
-    stub_last.count = d_count;
-    return finish("wk_select_flagged");
+    return st;
 }
 
 wk_status wk_partition_if(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                           wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.count = d_count;
-    record_pred(predicate);
-    return finish("wk_partition_if");
+    return selected("wk_partition_if", ctx, d_in, d_out, d_count, n, dtype, &predicate, stream);
 }
 
 wk_status wk_unique(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
                     wk_dtype dtype, cudaStream_t stream)
 {
-    record(ctx, d_in, d_out, n, dtype, stream);
-    stub_last.count = d_count;
-    return finish("wk_unique");
+    return selected("wk_unique", ctx, d_in, d_out, d_count, n, dtype, NULL, stream);
 }
 
 wk_status wk_where(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
                    wk_dtype dtype, wk_predicate predicate, cudaStream_t stream)
 {
-    record(ctx, d_in, d_indices, n, dtype, stream);
-    stub_last.count = d_count;
-    record_pred(predicate);
-    return finish("wk_where");
+    return selected("wk_where", ctx, d_in, d_indices, d_count, n, dtype, &predicate, stream);
 }
 
 /* ------------------------------------------------------------ segments */
@@ -548,26 +534,28 @@ static void seg_scan_host(const void *in, void *out, const wk_segments *sg, wk_d
     }
 }
 
-static void record_segments(const wk_segments *sg)
+/* Records a segmented call; whether to compute it on host memory then
+ * (stub_compute, and the call and check() succeed), *st what it returns. */
+static int segmented(const char *fn, const void *ctx, const void *in, void *out, const wk_segments *sg, wk_dtype dt,
+                     wk_op op, int scan, cudaStream_t s, wk_status *st)
 {
-    if (!sg)
-        return;
-    stub_last.seg_count = sg->count;
-    stub_last.seg_size = sg->size;
-    stub_last.seg_stride = sg->stride;
-    stub_last.seg_begin = sg->d_begin;
-    stub_last.seg_end = sg->d_end;
+    record(ctx, in, out, 0, dt, op, s);
+    if (sg) {
+        stub_last.seg_count = sg->count;
+        stub_last.seg_size = sg->size;
+        stub_last.seg_stride = sg->stride;
+        stub_last.seg_begin = sg->d_begin;
+        stub_last.seg_end = sg->d_end;
+    }
+    *st = finish(fn);
+    return *st == WK_SUCCESS && stub_compute && (*st = check(sg, dt, op, scan)) == WK_SUCCESS;
 }
 
 wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                               wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     wk_status st;
-    record(ctx, d_in, d_out, 0, dtype, stream);
-    stub_last.op = op;
-    record_segments(segments);
-    st = finish("wk_segmented_reduce");
-    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 0)) == WK_SUCCESS)
+    if (segmented("wk_segmented_reduce", ctx, d_in, d_out, segments, dtype, op, 0, stream, &st))
         seg_reduce_host(d_in, d_out, segments, dtype, op);
     return st;
 }
@@ -576,11 +564,7 @@ wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_o
                                     wk_dtype dtype, cudaStream_t stream)
 {
     wk_status st;
-    record(ctx, d_in, d_out, 0, dtype, stream);
-    stub_last.op = WK_SUM;
-    record_segments(segments);
-    st = finish("wk_segmented_reduce_repro");
-    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, WK_SUM, 0)) == WK_SUCCESS)
+    if (segmented("wk_segmented_reduce_repro", ctx, d_in, d_out, segments, dtype, WK_SUM, 0, stream, &st))
         seg_reduce_host(d_in, d_out, segments, dtype, WK_SUM); /* exact for the tests' values */
     return st;
 }
@@ -589,11 +573,7 @@ wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d
                                       wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     wk_status st;
-    record(ctx, d_in, d_out, 0, dtype, stream);
-    stub_last.op = op;
-    record_segments(segments);
-    st = finish("wk_segmented_inclusive_scan");
-    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 1)) == WK_SUCCESS)
+    if (segmented("wk_segmented_inclusive_scan", ctx, d_in, d_out, segments, dtype, op, 1, stream, &st))
         seg_scan_host(d_in, d_out, segments, dtype, op, 0, 0);
     return st;
 }
@@ -602,12 +582,9 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
                                       wk_dtype dtype, wk_op op, wk_value init, cudaStream_t stream)
 {
     wk_status st;
-    record(ctx, d_in, d_out, 0, dtype, stream);
-    stub_last.op = op;
+    int compute = segmented("wk_segmented_exclusive_scan", ctx, d_in, d_out, segments, dtype, op, 1, stream, &st);
     stub_last.init = bits(init);
-    record_segments(segments);
-    st = finish("wk_segmented_exclusive_scan");
-    if (st == WK_SUCCESS && stub_compute && (st = check(segments, dtype, op, 1)) == WK_SUCCESS)
+    if (compute)
         seg_scan_host(d_in, d_out, segments, dtype, op, 1, bits(init));
     return st;
 }
