@@ -71,46 +71,47 @@ int wk_parse_op(const char *text, wk_op *out)
     return -1;
 }
 
-int wk_parse_memory(const char *text, wk_memory_kind *out)
+/* The names of wk_memory_kind's and wk_primitive's values, in their order. */
+static const char *const memory_names[] = {"device", "managed", "pinned", "pageable"};
+static const char *const primitive_names[] = {"reduce", "scan", "select", "segmented"};
+#define NAME_COUNT(names) ((int)(sizeof names / sizeof names[0]))
+
+/* The index of `text` in names[0 .. count), or -1 (also for NULL). */
+static int find_name(const char *text, const char *const *names, int count)
 {
-    for (int k = WK_MEMORY_DEVICE; k <= WK_MEMORY_PAGEABLE; ++k)
-        if (text && strcmp(text, wk_memory_name((wk_memory_kind)k)) == 0) {
-            *out = (wk_memory_kind)k;
-            return 0;
-        }
+    for (int k = 0; k < count; ++k)
+        if (text && strcmp(text, names[k]) == 0)
+            return k;
     return -1;
 }
 
-const char *wk_memory_name(wk_memory_kind kind)
+/* names[k], or "?" for a k out of range. */
+static const char *name_at(const char *const *names, int count, int k)
 {
-    switch (kind) {
-    case WK_MEMORY_DEVICE: return "device";
-    case WK_MEMORY_MANAGED: return "managed";
-    case WK_MEMORY_PINNED: return "pinned";
-    case WK_MEMORY_PAGEABLE: return "pageable";
-    }
-    return "?";
+    return k >= 0 && k < count ? names[k] : "?";
 }
+
+int wk_parse_memory(const char *text, wk_memory_kind *out)
+{
+    int k = find_name(text, memory_names, NAME_COUNT(memory_names));
+    if (k >= 0)
+        *out = (wk_memory_kind)k;
+    return k >= 0 ? 0 : -1;
+}
+
+const char *wk_memory_name(wk_memory_kind kind) { return name_at(memory_names, NAME_COUNT(memory_names), (int)kind); }
 
 int wk_parse_primitive(const char *text, wk_primitive *out)
 {
-    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SEGMENTED; ++k)
-        if (text && strcmp(text, wk_primitive_name((wk_primitive)k)) == 0) {
-            *out = (wk_primitive)k;
-            return 0;
-        }
-    return -1;
+    int k = find_name(text, primitive_names, NAME_COUNT(primitive_names));
+    if (k >= 0)
+        *out = (wk_primitive)k;
+    return k >= 0 ? 0 : -1;
 }
 
 const char *wk_primitive_name(wk_primitive primitive)
 {
-    switch (primitive) {
-    case WK_PRIMITIVE_REDUCE: return "reduce";
-    case WK_PRIMITIVE_SCAN: return "scan";
-    case WK_PRIMITIVE_SELECT: return "select";
-    case WK_PRIMITIVE_SEGMENTED: return "segmented";
-    }
-    return "?";
+    return name_at(primitive_names, NAME_COUNT(primitive_names), (int)primitive);
 }
 
 int wk_cli_selected(const char *only, const char *id)

@@ -31,33 +31,30 @@ extern char **environ;
 #define MAX_GPUS 16
 #define BATCHES 7
 
-#define CHECK_CUDA(call)                                                                                      \
+/* Exits with status 1, saying where and which call failed and why, unless
+ * `call` (of type `type`) returns `ok`; `why(result)` describes the failure. */
+#define CHECK_RESULT(type, ok, why, call, text)                                                               \
     do {                                                                                                      \
-        cudaError_t e_ = (call);                                                                              \
-        if (e_ != cudaSuccess) {                                                                              \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));             \
+        type r_ = (call);                                                                                     \
+        if (r_ != (ok)) {                                                                                     \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, text, why(r_));                             \
             exit(1);                                                                                          \
         }                                                                                                     \
     } while (0)
 
-#define CHECK_WK(call)                                                                                        \
-    do {                                                                                                      \
-        wk_status s_ = (call);                                                                                \
-        if (s_ != WK_SUCCESS) {                                                                               \
-            fprintf(stderr, "%s:%d %s: %s %s\n", __FILE__, __LINE__, #call, wk_last_error_message(),          \
-                    wk_dist_last_error_message());                                                            \
-            exit(1);                                                                                          \
-        }                                                                                                     \
-    } while (0)
+/* warpkit's message for a failed call: the context's and the distributed
+ * layer's last errors. */
+static const char *wk_failure(wk_status status)
+{
+    static char text[1024];
+    (void)status;
+    snprintf(text, sizeof text, "%s %s", wk_last_error_message(), wk_dist_last_error_message());
+    return text;
+}
 
-#define CHECK_NCCL(call)                                                                                      \
-    do {                                                                                                      \
-        ncclResult_t r_ = (call);                                                                             \
-        if (r_ != ncclSuccess) {                                                                              \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, ncclGetErrorString(r_));             \
-            exit(1);                                                                                          \
-        }                                                                                                     \
-    } while (0)
+#define CHECK_CUDA(call) CHECK_RESULT(cudaError_t, cudaSuccess, cudaGetErrorString, call, #call)
+#define CHECK_WK(call) CHECK_RESULT(wk_status, WK_SUCCESS, wk_failure, call, #call)
+#define CHECK_NCCL(call) CHECK_RESULT(ncclResult_t, ncclSuccess, ncclGetErrorString, call, #call)
 
 typedef enum bench_op { OP_REDUCE, OP_SCAN, OP_SELECT, OP_COUNT } bench_op;
 static const char *const op_names[OP_COUNT] = {"dist_reduce_sum", "dist_scan_inclusive_sum", "dist_select_if"};

@@ -2,9 +2,6 @@
 #include "bench/bench_common.cuh"
 
 #include <cstring>
-#ifdef WK_HAVE_CUB_LATEST
-#include "bench/cub_latest/cub_latest.h"
-#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -178,6 +175,23 @@ void close_session(session &s)
 {
     WK_BENCH_CHECK(cudaStreamDestroy(s.stream));
     wk_destroy(s.ctx);
+}
+
+int run_session(const wk_cli_options *opts, int (*body)(const wk_cli_options *, session &))
+{
+    session s;
+    if (int status = open_session(opts, s))
+        return status;
+    int status = body(opts, s);
+    close_session(s);
+    return status;
+}
+
+void fail_call(const char *what, wk_status st)
+{
+    std::fprintf(stderr, "warpkit bench: %s: warpkit returned '%s': %s\n", what, wk_status_string(st),
+                 wk_last_error_message());
+    std::exit(2);
 }
 
 std::vector<size_t> sizes(const session &s)

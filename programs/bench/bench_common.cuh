@@ -9,6 +9,9 @@
 #include "ref/splitmix.h"
 #include "bench/timing.cuh"
 #include "warpkit.h"
+#ifdef WK_HAVE_CUB_LATEST
+#include "bench/cub_latest/cub_latest.h" /* the newest CUB's calls, a contender where built in */
+#endif
 
 #include <cstdint>
 #include <cstring>
@@ -67,6 +70,25 @@ struct row {
     double cub_toolkit_us = -1;
 };
 
+/* One kind of row of a bench: the row's op and what its cases run. */
+template <class Kind> struct op_case {
+    const char *name; /* the row's op */
+    Kind kind;
+};
+
+/* The op column's width for a table of cases: its longest op. */
+template <class Kind, size_t N> constexpr int op_column_width(const op_case<Kind> (&cases)[N])
+{
+    int widest = 0;
+    for (const op_case<Kind> &c : cases) {
+        int len = 0;
+        while (c.name[len])
+            ++len;
+        widest = len > widest ? len : widest;
+    }
+    return widest;
+}
+
 /* Fills in the times and the derived columns: speedup is CUB's time over
  * warpkit's, bandwidth is `bytes` moved by one warpkit call over its time. */
 row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit, const call_time &cub, double bytes,
@@ -74,7 +96,7 @@ row make_row(const char *op, wk_dtype dtype, size_t n, const call_time &warpkit,
 
 /* The context, the sizes to run and the ceilings, shared by every case. */
 struct session {
-    const char *name; /* "warpkit bench", for messages */
+    const char *name = "warpkit bench"; /* for messages */
     wk_context *ctx = nullptr;
     size_t min_n = 0, max_n = 0;
     wk_ceilings ceilings{};
@@ -94,6 +116,10 @@ std::vector<size_t> sizes(const session &s, regime how);
  * options). */
 int open_session(const wk_cli_options *opts, session &s);
 void close_session(session &s);
+
+/* A whole run: opens the session, runs body(opts, session) and closes the
+ * session. Returns open_session's status where it fails, else body's. */
+int run_session(const wk_cli_options *opts, int (*body)(const wk_cli_options *, session &));
 
 /* The sizes of a run: min_n, 4 min_n, 16 min_n, ... up to max_n. */
 std::vector<size_t> sizes(const session &s);
@@ -223,6 +249,19 @@ struct temp_storage {
     }
 };
 
+/* Says on stderr that warpkit's call for case `what` ("scan_inclusive_sum
+ * f32 n=1024") returned st, and exits with status 2. */
+[[noreturn]] void fail_call(const char *what, wk_status st);
+
+/* true for WK_SUCCESS; any other status stops the run (fail_call). The form
+ * of warpkit's call that time_contenders takes. */
+inline bool must_succeed(const char *what, wk_status st)
+{
+    if (st != WK_SUCCESS)
+        fail_call(what, st);
+    return true;
+}
+
 /* Pool bytes for sizes up to max_n of at most 8-byte elements with
  * `buffers_per_slot` buffers per call. */
 inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)
@@ -325,6 +364,28 @@ template <class T> void print_value(const char *who, const T *d_p, size_t i)
         std::fprintf(stderr, "    %-8s %lld\n", who, (long long)v);
 }
 
+/* Compares the first `count` outputs at `got`, `who`'s ("warpkit"), with
+ * CUB's in chk.cub_out, and where any differ stops the run (exit status 1):
+ * a benchmark must not time a wrong answer. First it says on stderr how many
+ * differ in case `what`, and at the first of them the input (where `input`
+ * is not null), `who`'s output and CUB's. */
+template <class T>
+void expect_same(checker &chk, const char *what, const char *who, const T *got, size_t count, const T *input,
+                 cudaStream_t s)
+{
+    mismatches bad = chk.compare<T>(got, count, s);
+    if (!bad.count)
+        return;
+    std::fprintf(stderr, "warpkit bench: %s: %s and CUB disagree at %llu of %zu outputs; the first at index %llu:\n",
+                 what, who, bad.count, count, bad.first);
+    if (input)
+        print_value("input", input, bad.first);
+    print_value(who, got, bad.first);
+    print_value("CUB", static_cast<const T *>(chk.cub_out), bad.first);
+    std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
+    std::exit(1);
+}
+
 /* The progress line of one case on stderr; op_width is the op column's width. */
 void print_progress(const row &r, int op_width);
 
@@ -350,6 +411,19 @@ struct report {
     }
     int finish(const session &s, const char *ceiling, const char *json_path) const;
 };
+
+/* The rows of every regime and size of a run (regimes, sizes): case_rows(rep,
+ * n, how) adds those of one size to rep. Then finishes the report (`ceiling`
+ * names its percent column) and returns the rows that disagree. */
+template <class CaseRows>
+int run_cases(const session &ses, const wk_cli_options *opts, int op_width, const char *ceiling, CaseRows case_rows)
+{
+    report rep{op_width, {}};
+    for (regime how : regimes(opts))
+        for (size_t n : sizes(ses, how))
+            case_rows(rep, n, how);
+    return rep.finish(ses, ceiling, opts->json_path);
+}
 
 /* Grows the context's tile workspace (the scan's and the select's) once
  * for max_n elements of each dtype, so that no timed call allocates.

@@ -8,9 +8,6 @@
  * n elements once, so the bandwidth is n * sizeof(T) / time, reported
  * against the read ceiling. */
 #include "bench/bench_common.cuh"
-#ifdef WK_HAVE_CUB_LATEST
-#include "bench/cub_latest/cub_latest.h"
-#endif
 
 #include <cub/device/device_reduce.cuh>
 
@@ -241,6 +238,34 @@ row bench_repro_case(wk_context *ctx, const wk::bench::pool &p, wk_dtype dtype, 
 }
 #endif
 
+/* Every case of every size, on one session. */
+int run_reduces(const wk_cli_options *opts, wk::bench::session &ses)
+{
+    const wk_ceilings &c = ses.ceilings;
+    wk::bench::pool p;
+    p.allocate(wk::bench::pool_bytes(ses.max_n, 1));
+    wk_context *ctx = ses.ctx;
+    cudaStream_t s = ses.stream;
+
+    const int r = opts->repeats;
+    const double read = c.read_gbs;
+    int disagreements =
+        wk::bench::run_cases(ses, opts, 14, "%read", [&](wk::bench::report &rep, size_t n, wk::bench::regime how) {
+            rep.add(bench_case<float>(ctx, p, "reduce_sum", WK_F32, WK_SUM, n, r, read, s, how));
+            rep.add(bench_case<double>(ctx, p, "reduce_sum", WK_F64, WK_SUM, n, r, read, s, how));
+            rep.add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, r, read, s, how));
+            rep.add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, r, read, s, how));
+            rep.add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, r, read, s, how));
+#ifdef WK_HAVE_CUB_LATEST
+            rep.add(bench_repro_case<float>(ctx, p, WK_F32, n, r, read, s, how));
+            rep.add(bench_repro_case<double>(ctx, p, WK_F64, n, r, read, s, how));
+#endif
+        });
+
+    p.release();
+    return disagreements ? 1 : 0;
+}
+
 } // namespace
 
 extern "C" int wk_bench_main(const wk_cli_options *opts)
@@ -252,36 +277,5 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
     if (opts->primitive == WK_PRIMITIVE_SEGMENTED)
         return wk_bench_segmented_main(opts);
 
-    wk::bench::session ses;
-    ses.name = "warpkit bench";
-    if (int status = wk::bench::open_session(opts, ses))
-        return status;
-    const wk_ceilings &c = ses.ceilings;
-    wk::bench::pool p;
-    p.allocate(wk::bench::pool_bytes(ses.max_n, 1));
-    wk_context *ctx = ses.ctx;
-    cudaStream_t s = ses.stream;
-
-    wk::bench::report rep{14, {}};
-    auto add = [&](const row &r) { rep.add(r); };
-    const int r = opts->repeats;
-    const double read = c.read_gbs;
-    for (wk::bench::regime how : wk::bench::regimes(opts))
-        for (size_t n : wk::bench::sizes(ses, how)) {
-            add(bench_case<float>(ctx, p, "reduce_sum", WK_F32, WK_SUM, n, r, read, s, how));
-            add(bench_case<double>(ctx, p, "reduce_sum", WK_F64, WK_SUM, n, r, read, s, how));
-            add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, r, read, s, how));
-            add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, r, read, s, how));
-            add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, r, read, s, how));
-#ifdef WK_HAVE_CUB_LATEST
-            add(bench_repro_case<float>(ctx, p, WK_F32, n, r, read, s, how));
-            add(bench_repro_case<double>(ctx, p, WK_F64, n, r, read, s, how));
-#endif
-        }
-
-    int disagreements = rep.finish(ses, "%read", opts->json_path);
-
-    p.release();
-    wk::bench::close_session(ses);
-    return disagreements ? 1 : 0;
+    return wk::bench::run_session(opts, run_reduces);
 }

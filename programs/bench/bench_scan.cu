@@ -18,9 +18,6 @@
  * of |x|) would let a lost or doubled element through. The timed calls then
  * run on uniform values, as the reduce bench's do. */
 #include "bench/bench_common.cuh"
-#ifdef WK_HAVE_CUB_LATEST
-#include "bench/cub_latest/cub_latest.h"
-#endif
 
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
@@ -33,26 +30,20 @@
 namespace {
 
 using wk::bench::checker;
-using wk::bench::mismatches;
-using wk::bench::print_value;
 using wk::bench::rotation;
 using wk::bench::row;
 
 enum class scan_kind { inclusive_sum, exclusive_sum, inclusive_max };
 
-struct scan_case {
-    const char *name; /* the row's op */
-    scan_kind kind;
-};
+using scan_case = wk::bench::op_case<scan_kind>;
 
-const scan_case scan_cases[] = {
+constexpr scan_case scan_cases[] = {
     {"scan_inclusive_sum", scan_kind::inclusive_sum},
     {"scan_exclusive_sum", scan_kind::exclusive_sum},
     {"scan_inclusive_max", scan_kind::inclusive_max},
 };
 
-/* The width of the op column: the longest op name. */
-constexpr int op_width = 18;
+constexpr int op_width = wk::bench::op_column_width(scan_cases);
 
 wk_status warpkit_scan(wk_context *ctx, scan_kind kind, const void *in, void *out, size_t n, wk_dtype dtype,
                        cudaStream_t s)
@@ -124,13 +115,6 @@ template <class T> __global__ void fill_exact_values(T *p, size_t n, uint64_t se
         p[i] = draw_exact<T>(wk::bench::mix(seed ^ (i * 0x2545f4914f6cdd1dull)));
 }
 
-[[noreturn]] void fail_call(const scan_case &sc, wk_dtype dtype, size_t n, wk_status st)
-{
-    std::fprintf(stderr, "warpkit bench: %s %s n=%zu: warpkit returned '%s': %s\n", sc.name, wk_dtype_name(dtype), n,
-                 wk_status_string(st), wk_last_error_message());
-    std::exit(2);
-}
-
 /* ------------------------------------------------------------- one case */
 
 template <class T>
@@ -138,6 +122,8 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
                size_t n, int repeats, double copy_gbs, cudaStream_t s, wk::bench::regime how)
 {
     size_t bytes = n * sizeof(T);
+    char what[96]; /* the case, for messages */
+    std::snprintf(what, sizeof what, "%s %s n=%zu", sc.name, wk_dtype_name(dtype), n);
     rotation rot(p, bytes, 2); /* buffer 0: input, buffer 1: output */
     auto input = [&](long long k) { return reinterpret_cast<const T *>(rot.buffer(k, 0)); };
     auto output = [&](long long k) { return reinterpret_cast<T *>(rot.buffer(k, 1)); };
@@ -150,33 +136,16 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
      * (compared on the GPU, bench_common.cuh). */
     fill_exact_values<T><<<1024, 256, 0, s>>>(reinterpret_cast<T *>(rot.buffer(0, 0)), n, 0xc4ecull + n);
     WK_BENCH_CHECK(cudaGetLastError());
-    wk_status st = warpkit_scan(ctx, sc.kind, input(0), output(0), n, dtype, s);
-    if (st != WK_SUCCESS)
-        fail_call(sc, dtype, n, st);
-    T *cub_out = static_cast<T *>(chk.cub_out);
-    WK_BENCH_CHECK(cub.run(input(0), cub_out, n, s));
+    wk::bench::must_succeed(what, warpkit_scan(ctx, sc.kind, input(0), output(0), n, dtype, s));
+    WK_BENCH_CHECK(cub.run(input(0), static_cast<T *>(chk.cub_out), n, s));
     /* warpkit's output against the toolkit CUB's, then the newest CUB's
      * (where it is built in) in the same place. */
-    auto check = [&](const char *who) {
-        mismatches bad = chk.compare<T>(output(0), n, s);
-        if (!bad.count)
-            return;
-        std::fprintf(stderr,
-                     "warpkit bench: %s %s n=%zu: %s and CUB disagree at %llu of %zu outputs; the first at "
-                     "index %llu:\n",
-                     sc.name, wk_dtype_name(dtype), n, who, bad.count, n, bad.first);
-        print_value("input", input(0), bad.first);
-        print_value(who, output(0), bad.first);
-        print_value("CUB", cub_out, bad.first);
-        std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
-        std::exit(1);
-    };
-    check("warpkit");
+    wk::bench::expect_same(chk, what, "warpkit", output(0), n, input(0), s);
 #ifdef WK_HAVE_CUB_LATEST
     cub_latest_scan latest(sc.kind, dtype);
     latest.prepare(input(0), output(0), n, s);
     WK_BENCH_CHECK(latest.run(input(0), output(0), n, s));
-    check("CUB latest");
+    wk::bench::expect_same(chk, what, "CUB latest", output(0), n, input(0), s);
 #endif
     /* The timed calls' values, in every slot. */
     wk::bench::fill<T>(rot, 0x5eedull + n, s);
@@ -189,10 +158,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
 #endif
     const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) {
-            wk_status st = warpkit_scan(ctx, sc.kind, input(j), output(j), n, dtype, s);
-            if (st != WK_SUCCESS)
-                fail_call(sc, dtype, n, st);
-            return true;
+            return wk::bench::must_succeed(what, warpkit_scan(ctx, sc.kind, input(j), output(j), n, dtype, s));
         },
         [&](long long j) { return cub.run(input(j), output(j), n, s) == cudaSuccess; }, latest_calls, repeats, s,
         how);
@@ -203,14 +169,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
     return wk::bench::make_row(sc.name, dtype, n, times, 2.0 * (double)bytes, copy_gbs, true);
 }
 
-} // namespace
-
-extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
+/* Every case of every size, on one session. */
+int run_scans(const wk_cli_options *opts, wk::bench::session &ses)
 {
-    wk::bench::session ses;
-    ses.name = "warpkit bench";
-    if (int status = wk::bench::open_session(opts, ses))
-        return status;
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
     if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_F64, WK_I32, WK_I64}))
@@ -220,23 +181,23 @@ extern "C" int wk_bench_scan_main(const wk_cli_options *opts)
     checker chk;
     chk.allocate(ses.max_n);
 
-    wk::bench::report rep{op_width, {}};
-    auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
     const double copy = ses.ceilings.copy_gbs;
-    for (wk::bench::regime how : wk::bench::regimes(opts))
-        for (size_t n : wk::bench::sizes(ses, how))
-            for (const scan_case &sc : scan_cases) {
-                add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s, how));
-                add(bench_case<double>(ctx, p, chk, sc, WK_F64, n, reps, copy, s, how));
-                add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s, how));
-                add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s, how));
-            }
-
-    rep.finish(ses, "%copy", opts->json_path);
+    /* A disagreement has stopped the run already (bench_case). */
+    wk::bench::run_cases(ses, opts, op_width, "%copy", [&](wk::bench::report &rep, size_t n, wk::bench::regime how) {
+        for (const scan_case &sc : scan_cases) {
+            rep.add(bench_case<float>(ctx, p, chk, sc, WK_F32, n, reps, copy, s, how));
+            rep.add(bench_case<double>(ctx, p, chk, sc, WK_F64, n, reps, copy, s, how));
+            rep.add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s, how));
+            rep.add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s, how));
+        }
+    });
 
     chk.release();
     p.release();
-    wk::bench::close_session(ses);
     return 0;
 }
+
+} // namespace
+
+extern "C" int wk_bench_scan_main(const wk_cli_options *opts) { return wk::bench::run_session(opts, run_scans); }

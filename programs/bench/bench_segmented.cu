@@ -54,9 +54,6 @@
  * are wrong is still timed and shows DIFFER (exit status 1). */
 #include "bench/bench_common.cuh"
 #include "bench/powerlaw_offsets.h"
-#ifdef WK_HAVE_CUB_LATEST
-#include "bench/cub_latest/cub_latest.h"
-#endif
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -300,13 +297,6 @@ struct output_check {
 
 /* ---------------------------------------------------------- contenders */
 
-[[noreturn]] void fail_call(const char *what, wk_status st)
-{
-    std::fprintf(stderr, "warpkit bench: %s: warpkit returned '%s': %s\n", what, wk_status_string(st),
-                 wk_last_error_message());
-    std::exit(2);
-}
-
 /* Where call j finds its buffers: the rotation's slot j holds the input,
  * the output and, for the offsets case, a copy of the begin and end arrays. */
 struct buffers {
@@ -473,9 +463,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
     bool agree, cub_agree;
     {
         output_check chk(g, op);
-        wk_status st = warpkit_call(ctx, op, g, b, 0, s);
-        if (st != WK_SUCCESS)
-            fail_call(what, st);
+        wk::bench::must_succeed(what, warpkit_call(ctx, op, g, b, 0, s));
         chk.gather("warpkit", b.out(0), s);
         WK_BENCH_CHECK(cub.run(b, 0, s));
         chk.gather(op == seg_op::reduce ? "CUB" : "CUB by key", b.out(0), s);
@@ -496,12 +484,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
     }
 #endif
     const wk::bench::contender_times t = wk::bench::time_contenders(
-        [&](long long j) {
-            wk_status st = warpkit_call(ctx, op, g, b, j, s);
-            if (st != WK_SUCCESS)
-                fail_call(what, st);
-            return true;
-        },
+        [&](long long j) { return wk::bench::must_succeed(what, warpkit_call(ctx, op, g, b, j, s)); },
         [&](long long j) { return cub.run(b, j, s) == cudaSuccess; }, latest_calls, repeats, s,
         wk::bench::regime::cold);
 #ifdef WK_HAVE_CUB_LATEST
@@ -525,14 +508,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
     return r;
 }
 
-} // namespace
-
-extern "C" int wk_bench_segmented_main(const wk_cli_options *opts)
+/* Every case of every size, on one session. */
+int run_segmented(const wk_cli_options *opts, wk::bench::session &ses)
 {
-    wk::bench::session ses;
-    ses.name = "warpkit bench";
-    if (int status = wk::bench::open_session(opts, ses))
-        return status;
     if (opts->regime != WK_REGIME_COLD)
         std::fprintf(stderr, "warpkit bench: --op segmented times the cold regime only\n");
     wk_context *ctx = ses.ctx;
@@ -601,6 +579,12 @@ extern "C" int wk_bench_segmented_main(const wk_cli_options *opts)
     for (int64_t *d : d_offsets)
         WK_BENCH_CHECK(cudaFree(d));
     p.release();
-    wk::bench::close_session(ses);
     return disagreements ? 1 : 0;
+}
+
+} // namespace
+
+extern "C" int wk_bench_segmented_main(const wk_cli_options *opts)
+{
+    return wk::bench::run_session(opts, run_segmented);
 }

@@ -33,9 +33,6 @@
  * 1, as the scan bench's does. Selection only copies elements, so there is
  * no rounding for the two to differ by. */
 #include "bench/bench_common.cuh"
-#ifdef WK_HAVE_CUB_LATEST
-#include "bench/cub_latest/cub_latest.h"
-#endif
 
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
@@ -49,19 +46,14 @@
 namespace {
 
 using wk::bench::checker;
-using wk::bench::mismatches;
-using wk::bench::print_value;
 using wk::bench::rotation;
 using wk::bench::row;
 
 enum class select_kind { select_if, flagged, unique, partition_if };
 
-struct select_case {
-    const char *name; /* the row's op */
-    select_kind kind;
-};
+using select_case = wk::bench::op_case<select_kind>;
 
-const select_case select_cases[] = {
+constexpr select_case select_cases[] = {
     {"select_if", select_kind::select_if},
     {"select_flagged", select_kind::flagged},
     {"select_unique", select_kind::unique},
@@ -71,8 +63,7 @@ const select_case select_cases[] = {
 /* The fractions of the input that a case keeps. */
 const double selectivities[] = {0.01, 0.5, 0.99};
 
-/* The width of the op column: the longest op name. */
-constexpr int op_width = 14;
+constexpr int op_width = wk::bench::op_column_width(select_cases);
 
 /* ------------------------------------------------------------ the inputs */
 
@@ -278,13 +269,6 @@ template <class T> struct cub_latest_select : select_buffers {
 };
 #endif
 
-[[noreturn]] void fail_call(const select_case &sc, wk_dtype dtype, size_t n, wk_status st)
-{
-    std::fprintf(stderr, "warpkit bench: %s %s n=%zu: warpkit returned '%s': %s\n", sc.name, wk_dtype_name(dtype), n,
-                 wk_status_string(st), wk_last_error_message());
-    std::exit(2);
-}
-
 /* ------------------------------------------------------------- one case */
 
 template <class T>
@@ -293,6 +277,10 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
                wk::bench::regime how)
 {
     const size_t bytes = n * sizeof(T);
+    /* The case, for messages: without and with its selectivity ("1 %"). */
+    char what[96], what_keep[128];
+    std::snprintf(what, sizeof what, "%s %s n=%zu", sc.name, wk_dtype_name(dtype), n);
+    std::snprintf(what_keep, sizeof what_keep, "%s keep %g %%", what, 100.0 * selectivity);
     const bool flagged = sc.kind == select_kind::flagged;
     /* buffer 0: input, 1: output, 2: flags (flagged only) */
     const rotation rot = flagged ? rotation(p, {bytes, bytes, n}) : rotation(p, {bytes, bytes});
@@ -316,20 +304,16 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
      * are poisoned first, so that each library must write its own. */
     WK_BENCH_CHECK(cudaMemsetAsync(wk_count, 0xff, sizeof(uint64_t), s));
     WK_BENCH_CHECK(cudaMemsetAsync(cub.d_count, 0xff, sizeof(uint64_t), s));
-    wk_status st = warpkit_select(ctx, sc.kind, input(0), flags(0), output(0), wk_count, n, dtype, pred, s);
-    if (st != WK_SUCCESS)
-        fail_call(sc, dtype, n, st);
-    T *cub_out = static_cast<T *>(chk.cub_out);
-    WK_BENCH_CHECK(cub.run(input(0), flags(0), cub_out, n, s));
+    wk::bench::must_succeed(what,
+                            warpkit_select(ctx, sc.kind, input(0), flags(0), output(0), wk_count, n, dtype, pred, s));
+    WK_BENCH_CHECK(cub.run(input(0), flags(0), static_cast<T *>(chk.cub_out), n, s));
     uint64_t wk_kept = 0, cub_kept = 0;
     WK_BENCH_CHECK(cudaMemcpyAsync(&wk_kept, wk_count, sizeof wk_kept, cudaMemcpyDeviceToHost, s));
     WK_BENCH_CHECK(cudaMemcpyAsync(&cub_kept, cub.d_count, sizeof cub_kept, cudaMemcpyDeviceToHost, s));
     WK_BENCH_CHECK(cudaStreamSynchronize(s));
-    char pct[16]; /* "1 %", for messages */
-    std::snprintf(pct, sizeof pct, "%g %%", 100.0 * selectivity);
     if (wk_kept != cub_kept || cub_kept > n) {
-        std::fprintf(stderr, "warpkit bench: %s %s n=%zu keep %s: warpkit keeps %llu elements, CUB %llu\n", sc.name,
-                     wk_dtype_name(dtype), n, pct, (unsigned long long)wk_kept, (unsigned long long)cub_kept);
+        std::fprintf(stderr, "warpkit bench: %s: warpkit keeps %llu elements, CUB %llu\n", what_keep,
+                     (unsigned long long)wk_kept, (unsigned long long)cub_kept);
         std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
         std::exit(1);
     }
@@ -338,20 +322,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     const size_t written = sc.kind == select_kind::partition_if ? n : kept;
     /* warpkit's output against the toolkit CUB's, then the newest CUB's
      * (where it is built in) in the same place. */
-    auto check = [&](const char *who) {
-        mismatches bad = chk.compare<T>(output(0), written, s);
-        if (!bad.count)
-            return;
-        std::fprintf(stderr,
-                     "warpkit bench: %s %s n=%zu keep %s: %s and CUB disagree at %llu of %zu outputs; the "
-                     "first at index %llu:\n",
-                     sc.name, wk_dtype_name(dtype), n, pct, who, bad.count, written, bad.first);
-        print_value(who, output(0), bad.first);
-        print_value("CUB", cub_out, bad.first);
-        std::fprintf(stderr, "warpkit bench: stopping: a wrong answer is not timed\n");
-        std::exit(1);
-    };
-    check("warpkit");
+    wk::bench::expect_same<T>(chk, what_keep, "warpkit", output(0), written, nullptr, s);
 #ifdef WK_HAVE_CUB_LATEST
     cub_latest_select<T> latest(sc.kind, dtype, threshold);
     latest.prepare(input(0), flags(0), output(0), n, s);
@@ -361,12 +332,11 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     WK_BENCH_CHECK(cudaMemcpyAsync(&latest_kept, latest.d_count, sizeof latest_kept, cudaMemcpyDeviceToHost, s));
     WK_BENCH_CHECK(cudaStreamSynchronize(s));
     if (latest_kept != cub_kept) {
-        std::fprintf(stderr, "warpkit bench: %s %s n=%zu keep %s: the newest CUB keeps %llu elements, CUB %llu\n",
-                     sc.name, wk_dtype_name(dtype), n, pct, (unsigned long long)latest_kept,
-                     (unsigned long long)cub_kept);
+        std::fprintf(stderr, "warpkit bench: %s: the newest CUB keeps %llu elements, CUB %llu\n", what_keep,
+                     (unsigned long long)latest_kept, (unsigned long long)cub_kept);
         std::exit(1);
     }
-    check("CUB latest");
+    wk::bench::expect_same<T>(chk, what_keep, "CUB latest", output(0), written, nullptr, s);
 #endif
 
     /* Both libraries take the next slot from one walk through the pool
@@ -378,10 +348,8 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
 #endif
     const wk::bench::contender_times times = wk::bench::time_contenders(
         [&](long long j) {
-            wk_status st = warpkit_select(ctx, sc.kind, input(j), flags(j), output(j), wk_count, n, dtype, pred, s);
-            if (st != WK_SUCCESS)
-                fail_call(sc, dtype, n, st);
-            return true;
+            return wk::bench::must_succeed(
+                what, warpkit_select(ctx, sc.kind, input(j), flags(j), output(j), wk_count, n, dtype, pred, s));
         },
         [&](long long j) { return cub.run(input(j), flags(j), output(j), n, s) == cudaSuccess; }, latest_calls,
         repeats, s, how);
@@ -399,14 +367,9 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, uint64_t
     return r;
 }
 
-} // namespace
-
-extern "C" int wk_bench_select_main(const wk_cli_options *opts)
+/* Every case of every size, on one session. */
+int run_selects(const wk_cli_options *opts, wk::bench::session &ses)
 {
-    wk::bench::session ses;
-    ses.name = "warpkit bench";
-    if (int status = wk::bench::open_session(opts, ses))
-        return status;
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
     if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_I32}))
@@ -422,23 +385,26 @@ extern "C" int wk_bench_select_main(const wk_cli_options *opts)
     uint64_t *wk_count;
     WK_BENCH_CHECK(cudaMalloc(&wk_count, sizeof(uint64_t)));
 
-    wk::bench::report rep{op_width, {}};
-    auto add = [&](const row &r) { rep.add(r); };
     const int reps = opts->repeats;
     const double copy = ses.ceilings.copy_gbs;
-    for (wk::bench::regime how : wk::bench::regimes(opts))
-        for (size_t n : wk::bench::sizes(ses, how))
-            for (const select_case &sc : select_cases)
-                for (double sel : selectivities) {
-                    add(bench_case<float>(ctx, p, chk, wk_count, sc, WK_F32, n, sel, reps, copy, s, how));
-                    add(bench_case<int32_t>(ctx, p, chk, wk_count, sc, WK_I32, n, sel, reps, copy, s, how));
-                }
-
-    rep.finish(ses, "%copy", opts->json_path);
+    /* A disagreement has stopped the run already (bench_case). */
+    wk::bench::run_cases(ses, opts, op_width, "%copy", [&](wk::bench::report &rep, size_t n, wk::bench::regime how) {
+        for (const select_case &sc : select_cases)
+            for (double sel : selectivities) {
+                rep.add(bench_case<float>(ctx, p, chk, wk_count, sc, WK_F32, n, sel, reps, copy, s, how));
+                rep.add(bench_case<int32_t>(ctx, p, chk, wk_count, sc, WK_I32, n, sel, reps, copy, s, how));
+            }
+    });
 
     WK_BENCH_CHECK(cudaFree(wk_count));
     chk.release();
     p.release();
-    wk::bench::close_session(ses);
     return 0;
+}
+
+} // namespace
+
+extern "C" int wk_bench_select_main(const wk_cli_options *opts)
+{
+    return wk::bench::run_session(opts, run_selects);
 }

@@ -262,30 +262,17 @@ extern "C" int wk_ladder_main(const wk_cli_options *o)
     cub.fetch = production.fetch;
     methods.push_back(cub);
 
-    std::vector<row> rows;
-    double base_us = 0;
-    for (const method &m : methods) {
-        if (!wk_cli_selected(o->only, m.id.c_str()))
-            continue;
-        if (o->ncu) {
-            wk_ladder_tool::print_ncu_line(o, reduce_ladder, m.id);
-            continue;
-        }
-        row r = measure(m, in, dtype, n, o->repeats, c.read_gbs, (double)abs_sum, exact, s);
-        if (m.id == "01")
-            base_us = r.kernel_us;
-        r.speedup = base_us > 0 ? base_us / r.kernel_us : 0;
-        wk_ladder_tool::print_row(r, n, o->threads, reduce_ladder);
-        rows.push_back(r);
-    }
+    const std::vector<row> rows = wk_ladder_tool::run_rows(
+        o, reduce_ladder, n, o->threads, methods,
+        [&](const method &m) { return measure(m, in, dtype, n, o->repeats, c.read_gbs, (double)abs_sum, exact, s); },
+        [](const std::string &) { return true; });
 
-    int failed = rows.empty() ? 0 : wk_ladder_tool::print_table(rows, c, reduce_ladder);
-    wk_ladder_tool::write_files(o, c, rows, reduce_ladder);
+    int status = wk_ladder_tool::finish(o, c, rows, reduce_ladder);
 
     release(in);
     cudaFree(d_scratch);
     cudaFree(d_result);
     cudaStreamDestroy(s);
     wk_destroy(ctx);
-    return failed ? 1 : 0;
+    return status;
 }

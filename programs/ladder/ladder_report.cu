@@ -48,6 +48,17 @@ void print_ncu_line(const wk_cli_options *o, const kind &k, const std::string &i
                 id.c_str(), op.c_str(), id.c_str(), o->n, wk_dtype_name(o->dtype), o->threads);
 }
 
+bool runs_row(const wk_cli_options *o, const kind &k, const std::string &id)
+{
+    if (!wk_cli_selected(o->only, id.c_str()))
+        return false;
+    if (o->ncu) {
+        print_ncu_line(o, k, id);
+        return false;
+    }
+    return true;
+}
+
 void print_row(const row &r, size_t n, unsigned threads, const kind &k)
 {
     std::printf("Kernel %s: %s\n", r.id.c_str(), r.title.c_str());
@@ -154,6 +165,13 @@ void write_files(const wk_cli_options *o, const wk_ceilings &c, const std::vecto
         }
         std::fclose(f);
     }
+}
+
+int finish(const wk_cli_options *o, const wk_ceilings &c, const std::vector<row> &rows, const kind &k)
+{
+    int failed = rows.empty() ? 0 : print_table(rows, c, k);
+    write_files(o, c, rows, k);
+    return failed ? 1 : 0;
 }
 
 } // namespace wk_ladder_tool

@@ -50,6 +50,10 @@ double kernel_time_us(const std::function<void(cudaStream_t)> &enqueue, int repe
 /* The ncu command line that profiles row `id` alone (--ncu). */
 void print_ncu_line(const wk_cli_options *o, const kind &k, const std::string &id);
 
+/* Whether row `id` is to run: --only selects it and --ncu is off. Under
+ * --ncu, prints the row's ncu line instead. */
+bool runs_row(const wk_cli_options *o, const kind &k, const std::string &id);
+
 /* The row as a block of text on stdout, ending in TEST PASS or TEST FAIL. */
 void print_row(const row &r, size_t n, unsigned threads, const kind &k);
 
@@ -57,8 +61,35 @@ void print_row(const row &r, size_t n, unsigned threads, const kind &k);
  * failed. */
 int print_table(const std::vector<row> &rows, const wk_ceilings &c, const kind &k);
 
+/* The rows of `methods` that are to run (runs_row), in order: measure(m)
+ * times and checks method m and returns its row, whose speed-up over the
+ * baseline row (k.baseline, once it has run) is set where compared(m.id)
+ * says so. Each row is printed as it comes (print_row). */
+template <class Method, class Measure, class Compared>
+std::vector<row> run_rows(const wk_cli_options *o, const kind &k, size_t n, unsigned threads,
+                          const std::vector<Method> &methods, Measure measure, Compared compared)
+{
+    std::vector<row> rows;
+    double base_us = 0;
+    for (const Method &m : methods) {
+        if (!runs_row(o, k, m.id))
+            continue;
+        row r = measure(m);
+        if (m.id == k.baseline)
+            base_us = r.kernel_us;
+        r.speedup = compared(m.id) && base_us > 0 ? base_us / r.kernel_us : 0;
+        print_row(r, n, threads, k);
+        rows.push_back(r);
+    }
+    return rows;
+}
+
 /* --json and --csv. Exits with status 2 if a file cannot be written. */
 void write_files(const wk_cli_options *o, const wk_ceilings &c, const std::vector<row> &rows, const kind &k);
+
+/* The end of a run: the table (when any row ran), then --json and --csv.
+ * Returns the exit status, 1 if a row failed and 0 otherwise. */
+int finish(const wk_cli_options *o, const wk_ceilings &c, const std::vector<row> &rows, const kind &k);
 
 } // namespace wk_ladder_tool
 

@@ -244,12 +244,13 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
     const size_t full_depth = wk_scan_ladder_depth(n, threads);
     auto fixed = [](size_t d) { return std::function<size_t(size_t)>([d](size_t) { return d; }); };
     const expectation full = {"output", 1, n, fixed(full_depth)};
-    auto verify_full = [&, full](const std::function<void(cudaStream_t)> &run) {
-        return [&, full, run](cudaStream_t st) {
+    /* Runs `run` once more on a poisoned output and checks the output. */
+    auto verify_output = [&](const std::function<void(cudaStream_t)> &run, const expectation &e) {
+        return [&, run, e](cudaStream_t st) {
             poison(d_out, bytes, st);
             run(st);
             WK_BENCH_CHECK(cudaStreamSynchronize(st));
-            return check(host, n, dtype, d_out, full);
+            return check(host, n, dtype, d_out, e);
         };
     };
 
@@ -294,11 +295,13 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
         };
         m.prepare(s);
         shape(wk_scan_ladder_add_back, m.blocks, m.launches);
-        m.verify = verify_full([=](cudaStream_t st) {
-            s1(st);
-            s2(st);
-            s3(st);
-        });
+        m.verify = verify_output(
+            [=](cudaStream_t st) {
+                s1(st);
+                s2(st);
+                s3(st);
+            },
+            full);
         methods.push_back(m);
     } else {
         std::printf("n fits one block: s2 and s3 have nothing to do, and are left out\n\n");
@@ -306,7 +309,7 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
 
     m = scan_method{"s123", "three-kernel scan: s1, s2, s3", {}, s123, {}, 2.0 * bytes, 0, 0};
     shape(wk_scan_ladder_inclusive_sum, m.blocks, m.launches);
-    m.verify = verify_full(s123);
+    m.verify = verify_output(s123, full);
     methods.push_back(m);
 
     /* warpkit's single-pass scan, its tile workspace reserved up front. */
@@ -327,12 +330,7 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
     m = scan_method{"wk", "warpkit single-pass scan (wk_inclusive_scan)", {}, wk_run, {}, 2.0 * bytes,
                     (unsigned)plan.tiles, 1};
     const expectation wk_expected = {"output", 1, n, [plan](size_t i) { return wk_scan_plan_depth(&plan, i); }};
-    m.verify = [&, wk_run, wk_expected](cudaStream_t stream) {
-        poison(d_out, bytes, stream);
-        wk_run(stream);
-        WK_BENCH_CHECK(cudaStreamSynchronize(stream));
-        return check(host, n, dtype, d_out, wk_expected);
-    };
+    m.verify = verify_output(wk_run, wk_expected);
     methods.push_back(m);
 
     void *cub_temp = nullptr;
@@ -345,23 +343,10 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
      * CUB's tiles hold at least 128 elements; 64 more covers the steps
      * inside a tile. */
     const expectation cub_expected = {"output", 1, n, [](size_t i) { return i / 128 + 64; }};
-    m.verify = [&, cub_run, cub_expected](cudaStream_t stream) {
-        poison(d_out, bytes, stream);
-        cub_run(stream);
-        WK_BENCH_CHECK(cudaStreamSynchronize(stream));
-        return check(host, n, dtype, d_out, cub_expected);
-    };
+    m.verify = verify_output(cub_run, cub_expected);
     methods.push_back(m);
 
-    std::vector<row> rows;
-    double base_us = 0;
-    for (const scan_method &sm : methods) {
-        if (!wk_cli_selected(o->only, sm.id.c_str()))
-            continue;
-        if (o->ncu) {
-            wk_ladder_tool::print_ncu_line(o, scan_ladder, sm.id);
-            continue;
-        }
+    auto measure = [&](const scan_method &sm) {
         row r;
         r.id = sm.id;
         r.title = sm.title;
@@ -378,18 +363,14 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
         verdict v = sm.verify(s);
         r.pass = v.pass;
         r.detail = v.detail;
-        if (sm.id == "s123")
-            base_us = r.kernel_us;
-        /* A speed-up over the whole three-kernel scan means something for
-         * the other whole scans only. */
-        bool whole = sm.id == "s123" || sm.id == "wk" || sm.id == "cub";
-        r.speedup = whole && base_us > 0 ? base_us / r.kernel_us : 0;
-        wk_ladder_tool::print_row(r, n, threads, scan_ladder);
-        rows.push_back(r);
-    }
+        return r;
+    };
+    /* A speed-up over the whole three-kernel scan means something for the
+     * other whole scans only. */
+    auto whole = [](const std::string &id) { return id == "s123" || id == "wk" || id == "cub"; };
+    const std::vector<row> rows = wk_ladder_tool::run_rows(o, scan_ladder, n, threads, methods, measure, whole);
 
-    int failed = rows.empty() ? 0 : wk_ladder_tool::print_table(rows, c, scan_ladder);
-    wk_ladder_tool::write_files(o, c, rows, scan_ladder);
+    int status = wk_ladder_tool::finish(o, c, rows, scan_ladder);
 
     cudaFree(d_in);
     cudaFree(d_out);
@@ -397,5 +378,5 @@ extern "C" int wk_ladder_scan_main(const wk_cli_options *o)
     cudaFree(cub_temp);
     cudaStreamDestroy(s);
     wk_destroy(ctx);
-    return failed ? 1 : 0;
+    return status;
 }

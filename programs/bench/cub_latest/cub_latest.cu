@@ -137,6 +137,22 @@ cudaError_t segmented_inclusive_sum_as(wk_cub_latest_segscan_form form, const vo
     return cub::DeviceSegmentedScan::InclusiveSegmentedSum(temp, *temp_bytes, p, o, g.d_begin, g.d_end, g.count, s);
 }
 
+/* The wk_dtype of element type T. */
+template <class T> constexpr wk_dtype dtype_of();
+template <> constexpr wk_dtype dtype_of<float>() { return WK_F32; }
+template <> constexpr wk_dtype dtype_of<double>() { return WK_F64; }
+template <> constexpr wk_dtype dtype_of<int32_t>() { return WK_I32; }
+template <> constexpr wk_dtype dtype_of<int64_t>() { return WK_I64; }
+
+/* call(T()) for the T among Ts whose wk_dtype is `dtype`; a dtype none of
+ * them has is cudaErrorInvalidValue. */
+template <class... Ts, class Call> cudaError_t as_dtype(wk_dtype dtype, Call call)
+{
+    cudaError_t result = cudaErrorInvalidValue;
+    (void)((dtype == dtype_of<Ts>() && (result = call(Ts()), true)) || ...);
+    return result;
+}
+
 } // namespace
 
 WK_CUB_LATEST_API int wk_cub_latest_version(void) { return CCCL_VERSION; }
@@ -145,45 +161,33 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_reduce(wk_op op, wk_dtype dtype, con
                                                    int64_t *out_index, size_t n, void *temp, size_t *temp_bytes,
                                                    cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return reduce_as<float>(op, in, out, out_index, n, temp, temp_bytes, stream);
-    case WK_F64: return reduce_as<double>(op, in, out, out_index, n, temp, temp_bytes, stream);
-    case WK_I32: return reduce_as<int>(op, in, out, out_index, n, temp, temp_bytes, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float, double, int32_t>(dtype, [&](auto zero) {
+        return reduce_as<decltype(zero)>(op, in, out, out_index, n, temp, temp_bytes, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, const void *in, void *out, size_t n,
                                                             cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return sum_single_pass_as<float>(in, out, n, stream);
-    case WK_F64: return sum_single_pass_as<double>(in, out, n, stream);
-    case WK_I32: return sum_single_pass_as<int>(in, out, n, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float, double, int32_t>(dtype, [&](auto zero) {
+        return sum_single_pass_as<decltype(zero)>(in, out, n, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_gpu_to_gpu(wk_dtype dtype, const void *in, void *out, size_t n,
                                                            cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return sum_gpu_to_gpu_as<float>(in, out, n, stream);
-    case WK_F64: return sum_gpu_to_gpu_as<double>(in, out, n, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float, double>(dtype, [&](auto zero) {
+        return sum_gpu_to_gpu_as<decltype(zero)>(in, out, n, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_scan(wk_op op, int exclusive, wk_dtype dtype, const void *in, void *out,
                                                  size_t n, void *temp, size_t *temp_bytes, cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return scan_as<float>(op, exclusive, in, out, n, temp, temp_bytes, stream);
-    case WK_F64: return scan_as<double>(op, exclusive, in, out, n, temp, temp_bytes, stream);
-    case WK_I32: return scan_as<int32_t>(op, exclusive, in, out, n, temp, temp_bytes, stream);
-    case WK_I64: return scan_as<int64_t>(op, exclusive, in, out, n, temp, temp_bytes, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float, double, int32_t, int64_t>(dtype, [&](auto zero) {
+        return scan_as<decltype(zero)>(op, exclusive, in, out, n, temp, temp_bytes, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kind, wk_dtype dtype, const void *in,
@@ -191,11 +195,9 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_select(wk_cub_latest_select_kind kin
                                                    const void *threshold, void *temp, size_t *temp_bytes,
                                                    cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return select_as<float>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
-    case WK_I32: return select_as<int32_t>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float, int32_t>(dtype, [&](auto zero) {
+        return select_as<decltype(zero)>(kind, in, flags, out, count, n, threshold, temp, temp_bytes, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_sum(wk_cub_latest_segmented_form form, wk_dtype dtype,
@@ -203,10 +205,9 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_sum(wk_cub_latest_segmente
                                                           const wk_cub_latest_segments *segments, void *temp,
                                                           size_t *temp_bytes, cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32: return segmented_sum_as<float>(form, in, out, *segments, temp, temp_bytes, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float>(dtype, [&](auto zero) {
+        return segmented_sum_as<decltype(zero)>(form, in, out, *segments, temp, temp_bytes, stream);
+    });
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_inclusive_sum(wk_cub_latest_segscan_form form, wk_dtype dtype,
@@ -215,9 +216,8 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_segmented_inclusive_sum(wk_cub_lates
                                                                     const int32_t *d_keys, void *temp,
                                                                     size_t *temp_bytes, cudaStream_t stream)
 {
-    switch (dtype) {
-    case WK_F32:
-        return segmented_inclusive_sum_as<float>(form, in, out, n, *segments, d_keys, temp, temp_bytes, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return as_dtype<float>(dtype, [&](auto zero) {
+        return segmented_inclusive_sum_as<decltype(zero)>(form, in, out, n, *segments, d_keys, temp, temp_bytes,
+                                                          stream);
+    });
 }

@@ -5,24 +5,20 @@
  * active threads are scattered across every warp, so warps diverge at every
  * step, and % is a slow integer division. Each block leaves one partial sum;
  * the host adds them (host_partials). */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
 template <class T> __global__ void interleaved_divergent(const T *in, T *out, size_t n)
 {
-    T *sdata = shared_array<T>();
+    T *sdata = stage(load_one(in, n));
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : T(0); /* past the end adds nothing */
-    __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0)
             sdata[tid] += sdata[tid + s];
         __syncthreads();
     }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
+    write_block_sum(sdata, out);
 }
 
 template <class T>
@@ -52,8 +48,4 @@ template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_01(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(01)

@@ -18,8 +18,4 @@ template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_02(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(02)

@@ -5,38 +5,28 @@
  * instead of diverging; there is no % either. The new cost: at stride s the
  * threads of a warp touch words 2s apart, which fall in the same shared
  * memory banks, and those accesses are serialised (bank conflicts). */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
 template <class T> __global__ void interleaved_strided(const T *in, T *out, size_t n)
 {
-    T *sdata = shared_array<T>();
+    T *sdata = stage(load_one(in, n));
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : T(0);
-    __syncthreads();
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         unsigned index = 2 * s * tid;
         if (index < blockDim.x)
             sdata[index] += sdata[index + s];
         __syncthreads();
     }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
+    write_block_sum(sdata, out);
 }
 
 template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 {
-    return relaunch_until_one<T>(call, call->threads, [&](const T *in, T *out, size_t m, unsigned blocks) {
-        interleaved_strided<T><<<blocks, call->threads, call->threads * sizeof(T), call->stream>>>(in, out, m);
-    });
+    return relaunch_kernel(call, call->threads, interleaved_strided<T>, call->threads * sizeof(T));
 }
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_03(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(03)

@@ -5,37 +5,24 @@
  * divergence until fewer than 32 remain) and a warp reads 32 consecutive
  * words, one per bank (no conflicts). Half the threads are idle from the
  * first step, which kernel 05 fixes. */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
+/* One element per thread, staged in shared memory, then the sequential tree
+ * (tree_sequential in ladder_blocks.cuh). */
 template <class T> __global__ void sequential(const T *in, T *out, size_t n)
 {
-    T *sdata = shared_array<T>();
-    unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : T(0);
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
+    T *sdata = stage(load_one(in, n));
+    tree_sequential(sdata);
+    write_block_sum(sdata, out);
 }
 
 template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 {
-    return relaunch_until_one<T>(call, call->threads, [&](const T *in, T *out, size_t m, unsigned blocks) {
-        sequential<T><<<blocks, call->threads, call->threads * sizeof(T), call->stream>>>(in, out, m);
-    });
+    return relaunch_kernel(call, call->threads, sequential<T>, call->threads * sizeof(T));
 }
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_04(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(04)

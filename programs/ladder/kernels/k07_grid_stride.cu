@@ -10,23 +10,20 @@
  * serial counts both launches' per-thread chains: an element passes through
  * the first launch's chain and then, inside its block's partial, through the
  * second's, so both add to its rounding depth. */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
 template <class T> __global__ void grid_stride(const T *in, T *out, size_t n)
 {
-    T *sdata = shared_array<T>();
     unsigned tid = threadIdx.x;
     size_t grid_size = (size_t)2 * blockDim.x * gridDim.x;
     T sum = T(0); /* accumulate in a register, store once */
     for (size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid; i < n; i += grid_size)
         sum += in[i] + (i + blockDim.x < n ? in[i + blockDim.x] : T(0));
-    sdata[tid] = sum;
-    __syncthreads();
+    T *sdata = stage(sum);
     tree_unrolled_last_warp(sdata, tid);
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
+    write_block_sum(sdata, out);
 }
 
 constexpr size_t max_blocks = 2048;
@@ -63,8 +60,4 @@ template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_07(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(07)

@@ -9,7 +9,7 @@
  * The mask names the lanes that take part, and every lane named must call
  * the shuffle: all 32 do here, so it is always the full mask (shrinking it
  * while all lanes still call, as some examples do, is undefined). */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
@@ -20,33 +20,18 @@ template <class T> __device__ inline T warp_sum_down(T v)
     return v;
 }
 
+/* The block: warp sums, then the first warp's sum of them (sum_by_warps in
+ * ladder_blocks.cuh). */
 template <class T> __global__ void shfl_down_block(const T *in, T *out, size_t n)
 {
-    __shared__ T warp_sums[32];
-    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    T v = warp_sum_down(i < n ? in[i] : T(0));
-    if (lane == 0)
-        warp_sums[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = warp_sum_down(lane < blockDim.x / 32 ? warp_sums[lane] : T(0));
-        if (lane == 0)
-            out[blockIdx.x] = v;
-    }
+    sum_by_warps<T, warp_sum_down<T>>(in, out, n);
 }
 
 template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 {
-    return relaunch_until_one<T>(call, call->threads, [&](const T *in, T *out, size_t m, unsigned blocks) {
-        shfl_down_block<T><<<blocks, call->threads, 0, call->stream>>>(in, out, m);
-    });
+    return relaunch_kernel(call, call->threads, shfl_down_block<T>, 0);
 }
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_08(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(08)

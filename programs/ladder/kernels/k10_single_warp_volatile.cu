@@ -10,7 +10,7 @@
  * (lock-step execution is no guarantee since Volta) and makes each step's
  * stores visible to the warp. volatile keeps the values in shared memory
  * instead of letting the compiler hold them in registers. */
-#include "ladder/kernels/ladder_internal.cuh"
+#include "ladder/kernels/ladder_blocks.cuh"
 
 namespace wk_ladder {
 
@@ -29,8 +29,7 @@ template <class T> __global__ void single_warp_volatile(const T *in, T *out, siz
 {
     T *r = shared_array<T>();
     unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    r[threadIdx.x] = i < n ? in[i] : T(0);
+    r[threadIdx.x] = load_one(in, n);
     __syncwarp(); /* the warp's 32 values are stored before any lane reads them */
     single_warp_sum(r + 32 * warp, lane);
     __syncthreads();
@@ -47,15 +46,9 @@ template <class T> __global__ void single_warp_volatile(const T *in, T *out, siz
 
 template <class T> static cudaError_t enqueue(wk_ladder_call *call)
 {
-    return relaunch_until_one<T>(call, call->threads, [&](const T *in, T *out, size_t m, unsigned blocks) {
-        single_warp_volatile<T><<<blocks, call->threads, call->threads * sizeof(T), call->stream>>>(in, out, m);
-    });
+    return relaunch_kernel(call, call->threads, single_warp_volatile<T>, call->threads * sizeof(T));
 }
 
 } // namespace wk_ladder
 
-extern "C" cudaError_t wk_ladder_enqueue_10(wk_ladder_call *call)
-{
-    using namespace wk_ladder;
-    return by_dtype(call, enqueue<double>, enqueue<float>, enqueue<unsigned>);
-}
+WK_LADDER_ENTRY(10)

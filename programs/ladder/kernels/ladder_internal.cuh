@@ -1,7 +1,7 @@
 /* What the ladder kernels share (CUDA C++ only): shared memory typed as T,
- * the loop that relaunches a block-reducing kernel on its own partial sums,
- * kernel 06's tree (which 07 reuses) and the per-kernel entry points that
- * ladder.cu puts in its table.
+ * the loop that relaunches a block-reducing kernel on its own partial sums
+ * and the per-kernel entry points that ladder.cu puts in its table. The
+ * device code that rungs share is in ladder_blocks.cuh.
  *
  * Each kernel is a template over its element type T, instantiated for
  * double, float and unsigned. WK_I32 runs as unsigned: same bits, but
@@ -60,6 +60,26 @@ cudaError_t relaunch_until_one(wk_ladder_call *call, size_t per_block, Launch la
     }
 }
 
+/* relaunch_until_one for kernel(in, out, m), launched with call->threads
+ * threads and `shared` bytes of dynamic shared memory per block. */
+template <class T>
+cudaError_t relaunch_kernel(wk_ladder_call *call, size_t per_block, void (*kernel)(const T *, T *, size_t),
+                            size_t shared)
+{
+    return relaunch_until_one<T>(call, per_block, [&](const T *in, T *out, size_t m, unsigned blocks) {
+        kernel<<<blocks, call->threads, shared, call->stream>>>(in, out, m);
+    });
+}
+
+/* Kernel 05's launches, which 06 reuses: a block sums 2 * threads elements,
+ * each thread adding its two before the tree (two in a row once n is more
+ * than one block's threads). */
+template <class T> cudaError_t relaunch_pair_sums(wk_ladder_call *call, void (*kernel)(const T *, T *, size_t))
+{
+    call->serial = call->n > call->threads ? 2 : 1;
+    return relaunch_kernel(call, 2 * (size_t)call->threads, kernel, call->threads * sizeof(T));
+}
+
 /* The most elements one thread of a grid-stride loop adds: blocks * threads
  * threads read m values, `per_step` of them (threads apart) each step.
  * Thread 0 of block 0 reads first in every step, so it has the most. */
@@ -71,38 +91,6 @@ inline size_t grid_stride_serial(size_t m, unsigned threads, size_t blocks, unsi
     for (unsigned k = 0; k < per_step; ++k)
         count += rest > (size_t)k * threads;
     return count;
-}
-
-/* Kernel 06's tree over sdata[0 .. blockDim.x), blockDim.x >= 64: halve
- * with block barriers while more than one warp has work, then let the first
- * warp finish the last six steps alone. Thread 0 ends with the sum.
- *
- * The classic version relies on the 32 lanes running in lock step, so that
- * every lane reads before any lane writes. Since Volta each lane has its own
- * program counter and nothing guarantees that any more: lane 0 could read
- * sdata[16] after lane 16 has already added into it. So each step reads into
- * a register, __syncwarp()s, writes, and __syncwarp()s again (the pattern
- * the CUDA programming guide gives for this loop). volatile stays, so the
- * values really go through shared memory rather than sitting in registers
- * the other lanes cannot see. */
-template <class T> __device__ inline void tree_unrolled_last_warp(T *sdata, unsigned tid)
-{
-    for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid < 32) {
-        volatile T *v = sdata;
-        T x = v[tid];
-#pragma unroll
-        for (unsigned s = 32; s > 0; s >>= 1) {
-            x += v[tid + s];
-            __syncwarp();
-            v[tid] = x;
-            __syncwarp();
-        }
-    }
 }
 
 /* Kernel 01's launch, which kernel 02 relaunches: sums each block's
@@ -117,6 +105,15 @@ typedef cudaError_t (*typed_enqueue)(wk_ladder_call *call);
 cudaError_t by_dtype(wk_ladder_call *call, typed_enqueue f64, typed_enqueue f32, typed_enqueue i32);
 
 } // namespace wk_ladder
+
+/* Defines the table's entry wk_ladder_enqueue_<nn>, which runs the file's
+ * wk_ladder::enqueue<T> for the call's dtype (by_dtype). */
+#define WK_LADDER_ENTRY(nn)                                                                                  \
+    extern "C" cudaError_t wk_ladder_enqueue_##nn(wk_ladder_call *call)                                      \
+    {                                                                                                        \
+        return wk_ladder::by_dtype(call, wk_ladder::enqueue<double>, wk_ladder::enqueue<float>,              \
+                                   wk_ladder::enqueue<unsigned>);                                            \
+    }
 
 /* The table's entries, one per k*.cu file. C linkage, like the table's
  * function-pointer type. */
