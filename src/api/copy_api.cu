@@ -27,6 +27,7 @@ struct copy_args {
     unsigned bytes;
     bool overlap_launch;
     cudaStream_t stream;
+    const char *fn;
 };
 
 wk_status launch_copy(const wk_workspace_use *, void *slot, const void *arg)
@@ -34,7 +35,7 @@ wk_status launch_copy(const wk_workspace_use *, void *slot, const void *arg)
     const copy_args *a = static_cast<const copy_args *>(arg);
     cudaError_t err = wk::launch_chained(copy_bytes, 1, WK_HOST_SLOT_BYTES, 0, a->stream, a->overlap_launch, a->src,
                                          static_cast<unsigned char *>(slot), a->bytes);
-    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, "wk_copy_to_host");
+    return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, a->fn);
 }
 
 } // namespace
@@ -55,7 +56,7 @@ extern "C" wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h
             return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: h_dst is NULL", fn);
         if ((status = wk_check_device_pointer(d_src, ctx->device, 1, fn, "d_src")) != WK_SUCCESS)
             return status;
-        copy_args args = {static_cast<const unsigned char *>(d_src), (unsigned)bytes, ctx->cc_major >= 9, stream};
+        copy_args args = {static_cast<const unsigned char *>(d_src), (unsigned)bytes, ctx->cc_major >= 9, stream, fn};
         return wk_workspace_read_back(ctx, stream, h_dst, bytes, launch_copy, &args, fn);
     });
 }

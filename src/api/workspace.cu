@@ -492,6 +492,9 @@ static wk_status host_slot(const wk_workspace_use *use, void **slot, const char 
 extern "C" wk_status wk_workspace_read_back(wk_context *ctx, cudaStream_t stream, void *h_dst, size_t bytes,
                                              wk_read_back_launch launch, const void *arg, const char *fn)
 {
+    if (bytes > WK_HOST_SLOT_BYTES)
+        return wk_fail(WK_ERROR_LIMIT, "%s: a read-back of %zu bytes is more than the host slot's %d", fn, bytes,
+                       WK_HOST_SLOT_BYTES);
     wk_workspace_use use;
     wk_status status = wk_workspace_acquire(ctx, stream, 0, &use, fn);
     if (status != WK_SUCCESS)
