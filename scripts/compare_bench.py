@@ -6,9 +6,12 @@ selectivity), each as the new time over the old. Prints how many rows are
 within the tolerance or faster, then per op the smallest, median and largest
 ratio below and from the split size (below it a call is bound by the host's
 launch time, which moves more between two runs than the kernels do), and
-the rows over the tolerance from the split size up.
+the rows over the tolerance from the split size up. OLD and NEW may each be
+several files, comma-separated (the runs of scripts/ab_bench.sh): a row's
+time is then its fastest over them.
 
-Usage: scripts/compare_bench.py OLD.json NEW.json [--tolerance 0.02] [--split 2^22]"""
+Usage: scripts/compare_bench.py OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]
+       [--tolerance 0.02] [--split 2^22]"""
 import argparse
 import json
 import statistics
@@ -27,6 +30,17 @@ def key(row):
             row.get("selectivity"))
 
 
+def fastest(paths):
+    """Each row's fastest warpkit time over the comma-separated files."""
+    rows = {}
+    for path in paths.split(","):
+        for r in json.load(open(path))["bench"]:
+            k = key(r)
+            if r["warpkit_us"] > 0 and (k not in rows or r["warpkit_us"] < rows[k]):
+                rows[k] = r["warpkit_us"]
+    return rows
+
+
 def spread(ratios):
     if not ratios:
         return "-"
@@ -41,9 +55,8 @@ def main():
     p.add_argument("--split", type=size, default=size("2^22"), help="the size from which rows are memory-bound")
     a = p.parse_args()
 
-    old = {key(r): r for r in json.load(open(a.old))["bench"]}
-    pairs = [(k, old[k]["warpkit_us"], r["warpkit_us"]) for r in json.load(open(a.new))["bench"]
-             if (k := key(r)) in old and old[k]["warpkit_us"] > 0]
+    old, new = fastest(a.old), fastest(a.new)
+    pairs = [(k, old[k], t) for k, t in new.items() if k in old]
     within = sum(1 for _, t_old, t_new in pairs if t_new <= t_old * (1 + a.tolerance))
     print(f"{len(pairs)} rows in both; {within} within {100 * a.tolerance:g} % of the old time or faster")
     print("new time / old time, min / median / max:")
