@@ -73,7 +73,7 @@ int wk_parse_op(const char *text, wk_op *out)
 
 /* The names of wk_memory_kind's and wk_primitive's values, in their order. */
 static const char *const memory_names[] = {"device", "managed", "pinned", "pageable"};
-static const char *const primitive_names[] = {"reduce", "scan", "select", "segmented"};
+static const char *const primitive_names[] = {"reduce", "scan", "select", "segmented", "segmented-repro"};
 #define NAME_COUNT(names) ((int)(sizeof names / sizeof names[0]))
 
 /* The index of `text` in names[0 .. count), or -1 (also for NULL). */
@@ -175,7 +175,7 @@ static int parse_option(wk_cli_options *o, const char *arg, const char *value, c
     if (strcmp(arg, "--op") == 0)
         return wk_parse_primitive(value, &o->primitive) == 0
                    ? 2
-                   : fail(err, err_size, "--op is reduce, scan, select or segmented", value);
+                   : fail(err, err_size, "--op is reduce, scan, select, segmented or segmented-repro", value);
     if (strcmp(arg, "--regime") == 0) {
         static const char *const names[] = {"cold", "warm", "graph", "all"};
         for (int r = 0; value && r < 4; ++r)
@@ -270,14 +270,16 @@ static const char usage_all[] =
     "           with --op select: select if, select flagged, unique, partition if (f32 i32),\n"
     "           each keeping 1 %, 50 % and 99 % of the input;\n"
     "           with --op segmented: segmented reduce and inclusive scan (f32 sums), uniform\n"
-    "           segments and power-law offsets, at 2^26 and 2^28 elements\n"
+    "           segments and power-law offsets, at 2^26 and 2^28 elements, and the reproducible\n"
+    "           segmented sum beside the plain one (--op segmented-repro: that alone)\n"
     "  ladder   the reduction ladder: kernels 01 to 11, warpkit (12) and CUB, verified and timed;\n"
     "           with --op scan: the three-kernel scan (s1, s2, s3, s123), warpkit and CUB\n"
     "  tune     sweep block and grid sizes for kernels 07, 08 and 12; print the best per size\n"
     "  help     this text; help COMMAND: the options of COMMAND\n"
     "\n"
     "options:\n"
-    "  --op OP           bench, ladder: reduce (default) or scan; bench: select and segmented as well\n"
+    "  --op OP           bench, ladder: reduce (default) or scan; bench: select, segmented and\n"
+    "                    segmented-repro as well\n"
     "  --json FILE       bench: also write the results as JSON\n"
     "  --min-n N         bench: smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
     "  --max-n N         bench: largest size (default 2^30)\n"
@@ -315,8 +317,9 @@ static const char usage_verify[] =
     WK_EXIT_STATUS;
 
 static const char usage_bench[] =
-    "usage: warpkit bench [--op reduce|scan|select|segmented] [--json FILE] [--min-n N] [--max-n N] [--n N]\n"
-    "                     [--repeats N] [--quick] [--regime cold|warm|graph|all] [--device N]\n"
+    "usage: warpkit bench [--op reduce|scan|select|segmented|segmented-repro] [--json FILE] [--min-n N]\n"
+    "                     [--max-n N] [--n N] [--repeats N] [--quick] [--regime cold|warm|graph|all]\n"
+    "                     [--device N]\n"
     "\n"
     "warpkit beside CUB in the same process, against the measured ceilings:\n"
     "  reduce (default)  sum (f32 f64 i32), min f32, argmax f32 beside DeviceReduce; with the newest\n"
@@ -327,10 +330,12 @@ static const char usage_bench[] =
     "  segmented         segmented reduce and inclusive scan (f32 sums) over 2^26 and 2^28 elements\n"
     "                    (those within --min-n .. --max-n, else --max-n alone), uniform segments of\n"
     "                    1 to 2^20 elements and power-law offsets, beside DeviceSegmentedReduce,\n"
-    "                    DeviceSegmentedScan and DeviceScan by key; cold regime only\n"
+    "                    DeviceSegmentedScan and DeviceScan by key; cold regime only; and the\n"
+    "                    reproducible segmented sum beside warpkit's plain one\n"
+    "  segmented-repro   the reproducible segmented sum alone, beside the plain one\n"
     "\n"
     "options:\n"
-    "  --op OP           reduce (default), scan, select or segmented\n"
+    "  --op OP           reduce (default), scan, select, segmented or segmented-repro\n"
     "  --json FILE       also write the results as JSON\n"
     "  --min-n N         smallest size (default 2^10); 2^24, 16M, 16777216 all work\n"
     "  --max-n N         largest size (default 2^30); sizes step by 4x\n"

@@ -38,10 +38,12 @@ typedef enum wk_primitive {
     WK_PRIMITIVE_REDUCE, /* device-wide reduce (the default)        */
     WK_PRIMITIVE_SCAN,   /* device-wide inclusive / exclusive scan  */
     WK_PRIMITIVE_SELECT, /* stream compaction: bench only           */
-    WK_PRIMITIVE_SEGMENTED /* segmented reduce and scan: bench only */
+    WK_PRIMITIVE_SEGMENTED, /* segmented reduce and scan: bench only */
+    WK_PRIMITIVE_SEGMENTED_REPRO /* the reproducible segmented sum alone: bench only */
 } wk_primitive;
 
-/* Parses "reduce", "scan", "select", "segmented". Returns 0 or -1. */
+/* Parses "reduce", "scan", "select", "segmented", "segmented-repro".
+ * Returns 0 or -1. */
 int wk_parse_primitive(const char *text, wk_primitive *out);
 const char *wk_primitive_name(wk_primitive primitive);
 

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
     }
     /* There is no select or segmented ladder: without this, the reduce
      * ladder would run. */
-    if ((opts.primitive == WK_PRIMITIVE_SELECT || opts.primitive == WK_PRIMITIVE_SEGMENTED) &&
+    if ((opts.primitive == WK_PRIMITIVE_SELECT || opts.primitive == WK_PRIMITIVE_SEGMENTED ||
+         opts.primitive == WK_PRIMITIVE_SEGMENTED_REPRO) &&
         strcmp(opts.command, "ladder") == 0) {
         fprintf(stderr, "warpkit: --op %s applies to bench only\n\n", wk_primitive_name(opts.primitive));
         usage(stderr, opts.command);

@@ -132,9 +132,10 @@ for op in ${WK_BENCH_OPS:-reduce scan select segmented}; do
 done
 
 # Every bench run that finished: the reduce rows, then the scan rows, the
-# select rows and the segmented rows.
+# select rows, the segmented rows and the reproducible segmented rows alone.
 bench_args=()
-for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json" "$out/bench-segmented.json"; do
+for f in "$out/bench-reduce.json" "$out/bench-scan.json" "$out/bench-select.json" "$out/bench-segmented.json" \
+    "$out/bench-segmented-repro.json"; do
     [ -s "$f" ] && bench_args+=(--bench "$f")
 done
 ctest_args=(--ctest "$logs/ctest.log")

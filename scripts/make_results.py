@@ -10,9 +10,10 @@ printed into the default CTest log ("reproducibility: cases=N hash=H":
 the hash of the bits of every case's result, the same on every GPU). Rows
 keep every key the bench wrote: select rows carry
 "selectivity" (the fraction of the input the case keeps) and "kept" beside
-the common keys, and segmented rows ("segreduce_sum", "segscan_inclusive_sum")
-"segment_size" (0 for the case with offsets), "cub_toolkit_us" and
-"cub_agree"."""
+the common keys, segmented rows ("segreduce_sum", "segreduce_sum_repro",
+"segscan_inclusive_sum") "segment_size" (0 for the case with offsets),
+"cub_toolkit_us" and "cub_agree", and segreduce_sum_repro rows also
+"plain_us" (the plain segmented sum of the same layout)."""
 import argparse
 import datetime
 import glob

@@ -6,7 +6,9 @@ of the input they keep), each cell "warpkit µs / CUB µs, speedup over CUB,
 percent of ceiling": the read ceiling for reduce_* ops, the copy ceiling for
 the others (a scan reads n and writes n, a select reads n and writes what it
 keeps). The segmented ops (segreduce_*, against the read ceiling, and
-segscan_*) get a table each with a line per size and segment size. Usage:
+segscan_*) get a table each with a line per size and segment size;
+segreduce_sum_repro's also has warpkit's plain segmented sum (plain_us) and
+its time over the reproducible one's. Usage:
 scripts/results_table.py bench/results/H100.json"""
 import json
 import sys
@@ -27,11 +29,17 @@ def print_segmented(op, rows):
     """A segmented op: a line per total size and segment size (0: the
     power-law offsets), with warpkit's time, the fastest CUB form's (cub_us;
     0 where no CUB form ran), the newest CUB's, the speedup over the fastest,
-    the bandwidth and the percent of the ceiling."""
+    the bandwidth and the percent of the ceiling; where the rows have
+    plain_us (segreduce_sum_repro), warpkit's plain segmented sum and
+    plain_us / warpkit_us."""
+    plain = all("plain_us" in row for row in rows)
     print(f"\n**{op}** (f32): µs per call; CUB = the fastest CUB form (toolkit or newest), "
-          f"speedup = CUB µs / warpkit µs; % of the {ceiling_of(op)} ceiling\n")
-    print("| n | segment size | warpkit µs | CUB µs | CUB latest µs | speedup | GB/s | % of ceiling | check |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          f"speedup = CUB µs / warpkit µs; "
+          + ("plain = warpkit's plain segmented sum, vs plain = plain µs / warpkit µs; " if plain else "")
+          + f"% of the {ceiling_of(op)} ceiling\n")
+    print("| n | segment size | warpkit µs | CUB µs | CUB latest µs | speedup |"
+          + (" plain µs | vs plain |" if plain else "") + " GB/s | % of ceiling | check |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- |" if plain else ""))
     # Uniform sizes rising, the offsets case last, for each total size.
     for row in sorted(rows, key=lambda row: (row["n"], row["segment_size"] == 0, row["segment_size"])):
         s = row["segment_size"]
@@ -42,8 +50,9 @@ def print_segmented(op, rows):
         speedup = f"x{row['speedup']:.2f}" if has_cub and row.get("speedup", 0) > 0 else "-"
         check = ("ok" if row.get("agree", True) else "WRONG") + \
             ("" if row.get("cub_agree", True) else ", CUB differs")
-        print(f"| {power_label(row['n'])} | {size} | {row['warpkit_us']:.2f} | {cub} | {latest} | {speedup} | "
-              f"{row['gbs']:.1f} | {row['pct_of_ceiling']:.1f} % | {check} |")
+        vs_plain = f" {row['plain_us']:.2f} | {row['plain_us'] / row['warpkit_us']:.2f} |" if plain else ""
+        print(f"| {power_label(row['n'])} | {size} | {row['warpkit_us']:.2f} | {cub} | {latest} | {speedup} |"
+              f"{vs_plain} {row['gbs']:.1f} | {row['pct_of_ceiling']:.1f} % | {check} |")
 
 
 def column_of(row):

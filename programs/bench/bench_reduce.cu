@@ -274,7 +274,7 @@ extern "C" int wk_bench_main(const wk_cli_options *opts)
         return wk_bench_scan_main(opts);
     if (opts->primitive == WK_PRIMITIVE_SELECT)
         return wk_bench_select_main(opts);
-    if (opts->primitive == WK_PRIMITIVE_SEGMENTED)
+    if (opts->primitive == WK_PRIMITIVE_SEGMENTED || opts->primitive == WK_PRIMITIVE_SEGMENTED_REPRO)
         return wk_bench_segmented_main(opts);
 
     return wk::bench::run_session(opts, run_reduces);

@@ -1,8 +1,8 @@
-/* `warpkit bench --op segmented`: warpkit's segmented reduce and scan beside
- * CUB's, in one process, on the same inputs, timed as the other ops are
- * (CUDA events, warm-up, the median of batches, the contenders' batches in
- * rounds, the cold regime: every call on the next slot of a walk through at
- * least 2 GiB, bench_common.cuh).
+/* `warpkit bench --op segmented`: warpkit's segmented reduce, reproducible
+ * segmented sum and segmented scan beside CUB's, in one process, on the
+ * same inputs, timed as the other ops are (CUDA events, warm-up, the median
+ * of batches, the contenders' batches in rounds, the cold regime: every call
+ * on the next slot of a walk through at least 2 GiB, bench_common.cuh).
  *
  * f32 sums over n = 2^26 and 2^28 elements (those of --min-n .. --max-n;
  * when neither is in that range, --max-n alone, so that --quick runs 2^24),
@@ -27,6 +27,15 @@
  * Bytes moved: n * 4 read, count * 4 written, and for the offsets case
  * 16 bytes of offsets per segment; against the read ceiling.
  *
+ * segreduce_sum_repro: the same layouts, inputs and bytes, each after the
+ * segreduce_sum rows of its total. warpkit_us is wk_segmented_reduce_repro;
+ * plain_us is wk_segmented_reduce's sum of the same layout, a contender of
+ * the same rounds; the CUB columns are the newest CUB's plain segment sums
+ * (CUB has no reproducible segmented sum; the toolkit's is not timed, and
+ * without the newest CUB the CUB columns are the plain sum's). Every case is
+ * timed with time_walk, which is what time_contenders runs for the cold
+ * regime, so that the plain sum gets a column of its own.
+ *
  * segscan_inclusive_sum: sizes 32, 1024, 2^14, 2^20 and the offsets. Beside
  * warpkit's wk_segmented_inclusive_scan:
  *  - the toolkit's CUB, which has no segmented scan: DeviceScan::
@@ -42,16 +51,19 @@
  *
  * Columns: cub_us is the fastest CUB form of either version,
  * cub_latest_us the newest CUB's fastest, cub_toolkit_us the toolkit's;
- * speedup is cub_us over warpkit_us.
+ * speedup is cub_us over warpkit_us; plain_us (segreduce_sum_repro only)
+ * warpkit's plain segment sums.
  *
  * Before a case is timed every contender runs once on slot 0; on a sample of
  * segments (for the scan, of positions: the first, middle and last of each
  * sampled segment) the outputs are gathered on the GPU and copied to the
  * host once, beside a double-precision sum of the same elements and of their
  * absolute values. A float sum is right within 1e-4 of that absolute sum:
- * `agree` says warpkit's outputs are right, `cub_agree` that every CUB
- * form's outputs are within that of warpkit's. A case whose warpkit outputs
- * are wrong is still timed and shows DIFFER (exit status 1). */
+ * `agree` says warpkit's outputs are right (for segreduce_sum_repro the
+ * reproducible ones; the segreduce_sum row of the layout checks the plain
+ * ones), `cub_agree` that every CUB form's outputs are within that of
+ * warpkit's. A case whose warpkit outputs are wrong is still timed and
+ * shows DIFFER (exit status 1). */
 #include "bench/bench_common.cuh"
 #include "bench/powerlaw_offsets.h"
 
@@ -72,16 +84,27 @@ namespace {
 using wk::bench::rotation;
 using wk::bench::row;
 
-/* The width of the op column: the longer op name. */
+/* The width of the op column: the longest op name. */
 constexpr int op_width = 21;
 
 const size_t totals[] = {(size_t)1 << 26, (size_t)1 << 28};
 const size_t reduce_sizes[] = {1, 2, 4, 8, 32, 128, 1024, (size_t)1 << 14, (size_t)1 << 20};
 const size_t scan_sizes[] = {32, 1024, (size_t)1 << 14, (size_t)1 << 20};
 
-enum class seg_op { reduce, scan };
+enum class seg_op { reduce, reduce_repro, scan };
 
-const char *op_name(seg_op op) { return op == seg_op::reduce ? "segreduce_sum" : "segscan_inclusive_sum"; }
+const char *op_name(seg_op op)
+{
+    switch (op) {
+    case seg_op::reduce: return "segreduce_sum";
+    case seg_op::reduce_repro: return "segreduce_sum_repro";
+    case seg_op::scan: return "segscan_inclusive_sum";
+    }
+    return "?";
+}
+
+/* One output per segment: the plain and the reproducible sum. */
+bool is_reduce(seg_op op) { return op != seg_op::scan; }
 
 /* The segments of one case. */
 struct layout {
@@ -209,7 +232,7 @@ std::vector<sample> make_samples(const layout &g, seg_op op)
     std::vector<sample> v;
     for (size_t i : segs) {
         const long long b = g.begin(i), e = g.end(i);
-        if (op == seg_op::reduce) {
+        if (is_reduce(op)) {
             v.push_back({b, e, (long long)i});
             continue;
         }
@@ -321,8 +344,12 @@ wk_status warpkit_call(wk_context *ctx, seg_op op, const layout &g, const buffer
     seg.stride = 0;
     seg.d_begin = b.begin(j);
     seg.d_end = b.end(j);
-    return op == seg_op::reduce ? wk_segmented_reduce(ctx, b.in(j), b.out(j), &seg, WK_F32, WK_SUM, s)
-                                : wk_segmented_inclusive_scan(ctx, b.in(j), b.out(j), &seg, WK_F32, WK_SUM, s);
+    switch (op) {
+    case seg_op::reduce: return wk_segmented_reduce(ctx, b.in(j), b.out(j), &seg, WK_F32, WK_SUM, s);
+    case seg_op::reduce_repro: return wk_segmented_reduce_repro(ctx, b.in(j), b.out(j), &seg, WK_F32, s);
+    case seg_op::scan: break;
+    }
+    return wk_segmented_inclusive_scan(ctx, b.in(j), b.out(j), &seg, WK_F32, WK_SUM, s);
 }
 
 /* The toolkit's CUB. */
@@ -368,7 +395,7 @@ struct cub_latest_form : wk::bench::temp_storage {
         seg.size = (int)g.size;
         seg.d_begin = b.begin(j);
         seg.d_end = b.end(j);
-        if (op == seg_op::reduce)
+        if (is_reduce(op))
             return wk_cub_latest_segmented_sum((wk_cub_latest_segmented_form)form, WK_F32, b.in(j), b.out(j), &seg,
                                                temp, &temp_bytes, s);
         return wk_cub_latest_segmented_inclusive_sum((wk_cub_latest_segscan_form)form, WK_F32, b.in(j), b.out(j), g.n,
@@ -380,7 +407,7 @@ struct cub_latest_form : wk::bench::temp_storage {
 std::vector<std::unique_ptr<cub_latest_form>> latest_forms(seg_op op, const layout &g, const int32_t *keys)
 {
     std::vector<std::unique_ptr<cub_latest_form>> v;
-    if (op == seg_op::reduce) {
+    if (is_reduce(op)) {
         if (g.uniform())
             v.emplace_back(new cub_latest_form(op, WK_CUB_LATEST_SEGMENTED_FIXED, g, keys, "CUB latest fixed-size"));
         v.emplace_back(new cub_latest_form(op, WK_CUB_LATEST_SEGMENTED_OFFSETS, g, keys, "CUB latest offsets"));
@@ -399,7 +426,7 @@ std::vector<std::unique_ptr<cub_latest_form>> latest_forms(seg_op op, const layo
  * offsets read (16 bytes per segment) for the offsets case. */
 double case_bytes(seg_op op, const layout &g)
 {
-    double bytes = 4.0 * (double)g.n + 4.0 * (double)(op == seg_op::reduce ? g.count : g.n);
+    double bytes = 4.0 * (double)g.n + 4.0 * (double)(is_reduce(op) ? g.count : g.n);
     if (!g.uniform())
         bytes += 16.0 * (double)g.count;
     return bytes;
@@ -409,7 +436,7 @@ double case_bytes(seg_op op, const layout &g)
  * offsets case. */
 std::vector<size_t> slot_buffers(seg_op op, const layout &g)
 {
-    std::vector<size_t> v = {g.n * sizeof(float), (op == seg_op::reduce ? g.count : g.n) * sizeof(float)};
+    std::vector<size_t> v = {g.n * sizeof(float), (is_reduce(op) ? g.count : g.n) * sizeof(float)};
     if (!g.uniform()) {
         v.push_back(g.count * sizeof(int64_t));
         v.push_back(g.count * sizeof(int64_t));
@@ -466,7 +493,7 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
         wk::bench::must_succeed(what, warpkit_call(ctx, op, g, b, 0, s));
         chk.gather("warpkit", b.out(0), s);
         WK_BENCH_CHECK(cub.run(b, 0, s));
-        chk.gather(op == seg_op::reduce ? "CUB" : "CUB by key", b.out(0), s);
+        chk.gather(is_reduce(op) ? "CUB" : "CUB by key", b.out(0), s);
 #ifdef WK_HAVE_CUB_LATEST
         for (auto &f : latest) {
             WK_BENCH_CHECK(f->run(b, 0, s));
@@ -476,24 +503,49 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
         chk.judge(b.in(0), what, agree, cub_agree, s);
     }
 
-    std::vector<wk::bench::slot_call> latest_calls;
+    /* The calls timed in rounds on one walk: warpkit's, then the toolkit
+     * CUB's (for segreduce_sum_repro warpkit's plain sum instead: the
+     * toolkit's segment sums of one to eight elements take milliseconds,
+     * and the segreduce_sum row of the layout times them already), then the
+     * newest CUB's forms. */
+    char plain_what[128];
+    std::snprintf(plain_what, sizeof plain_what, "%s, the plain sum", what);
+    const bool repro = op == seg_op::reduce_repro;
+    std::vector<wk::bench::slot_call> calls = {
+        [&](long long j) { return wk::bench::must_succeed(what, warpkit_call(ctx, op, g, b, j, s)); }};
+    if (repro)
+        calls.push_back([&](long long j) {
+            return wk::bench::must_succeed(plain_what, warpkit_call(ctx, seg_op::reduce, g, b, j, s));
+        });
+    else
+        calls.push_back([&](long long j) { return cub.run(b, j, s) == cudaSuccess; });
+    const size_t first_latest = calls.size();
 #ifdef WK_HAVE_CUB_LATEST
     for (auto &f : latest) {
         cub_latest_form *form = f.get();
-        latest_calls.push_back([form, &b, s](long long j) { return form->run(b, j, s) == cudaSuccess; });
+        calls.push_back([form, &b, s](long long j) { return form->run(b, j, s) == cudaSuccess; });
     }
 #endif
-    const wk::bench::contender_times t = wk::bench::time_contenders(
-        [&](long long j) { return wk::bench::must_succeed(what, warpkit_call(ctx, op, g, b, j, s)); },
-        [&](long long j) { return cub.run(b, j, s) == cudaSuccess; }, latest_calls, repeats, s,
-        wk::bench::regime::cold);
+    const std::vector<wk::bench::call_time> all = wk::bench::time_walk(calls, repeats, s);
+    /* As time_contenders gives them: the newest CUB's fastest form as latest
+     * (for segreduce_sum_repro also as the CUB column). */
+    wk::bench::contender_times t{};
+    t.warpkit = all[0];
+    t.cub = all[1];
+    for (size_t i = first_latest; i < all.size(); ++i)
+        if (!t.has_latest || all[i].gpu_us < t.latest.gpu_us) {
+            t.latest = all[i];
+            t.has_latest = true;
+        }
+    if (repro && t.has_latest)
+        t.cub = t.latest;
 #ifdef WK_HAVE_CUB_LATEST
     for (auto &f : latest)
         f->release_temp();
 #endif
     cub.release_temp();
 
-    const double ceiling = op == seg_op::reduce ? c.read_gbs : c.copy_gbs;
+    const double ceiling = is_reduce(op) ? c.read_gbs : c.copy_gbs;
     row r = wk::bench::make_row(op_name(op), WK_F32, g.n, t, case_bytes(op, g), ceiling, agree);
     /* cub_us: the fastest CUB form of either version (cub_latest_us: the
      * newest's fastest); the toolkit's time kept apart. */
@@ -505,6 +557,10 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, seg_op op, const layou
     r.speedup = r.cub_us > 0 ? r.cub_us / r.warpkit_us : 0;
     r.segment_size = (long long)g.size;
     r.cub_agree = cub_agree ? 1 : 0;
+    if (repro) {
+        r.plain_us = all[1].gpu_us;
+        r.cub_toolkit_us = -1; /* not timed: see above */
+    }
     return r;
 }
 
@@ -558,12 +614,18 @@ int run_segmented(const wk_cli_options *opts, wk::bench::session &ses)
     int32_t *d_keys;
     WK_BENCH_CHECK(cudaMalloc(&d_keys, largest_n * sizeof(int32_t)));
 
+    /* --op segmented-repro: the reproducible rows alone. */
+    const bool all_ops = opts->primitive != WK_PRIMITIVE_SEGMENTED_REPRO;
     wk::bench::report reduces{op_width, {}}, scans{op_width, {}};
     for (size_t k = 0; k < ns.size(); ++k) {
+        if (all_ops)
+            for (const layout &g : reduce_layouts[k])
+                reduces.add(bench_case(ctx, p, seg_op::reduce, g, d_keys, opts->repeats, ses.ceilings, s));
         for (const layout &g : reduce_layouts[k])
-            reduces.add(bench_case(ctx, p, seg_op::reduce, g, d_keys, opts->repeats, ses.ceilings, s));
-        for (const layout &g : scan_layouts[k])
-            scans.add(bench_case(ctx, p, seg_op::scan, g, d_keys, opts->repeats, ses.ceilings, s));
+            reduces.add(bench_case(ctx, p, seg_op::reduce_repro, g, d_keys, opts->repeats, ses.ceilings, s));
+        if (all_ops)
+            for (const layout &g : scan_layouts[k])
+                scans.add(bench_case(ctx, p, seg_op::scan, g, d_keys, opts->repeats, ses.ceilings, s));
     }
 
     /* Two tables (against the read ceiling, then the copy ceiling), one JSON. */

@@ -153,16 +153,16 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
         return status;
     if ((status = check_memory(ctx, &v, d_in, d_out, v.count * elem, elem, false, elem, fn)) != WK_SUCCESS)
         return status;
-    /* No workspace is taken, so the capture is checked here. */
-    if ((status = wk_check_capture_state(stream, fn)) != WK_SUCCESS)
-        return status;
     wk_seg_launch l;
     fill_launch(ctx, &v, d_in, d_out, WK_SUM, stream, &l);
-    /* A warp per segment, WK_SEG_THREADS / 32 to a block. */
-    const size_t per_block = WK_SEG_THREADS / 32, cap = (size_t)ctx->sm_count * WK_SEG_BLOCKS_PER_SM;
-    const size_t blocks = (v.count + per_block - 1) / per_block;
-    l.plan = wk_seg_offsets_plan((unsigned)(blocks < cap ? blocks : cap));
+    if (wk_plan_segmented_repro(v.count, v.size, elem, v.begin != NULL, ctx->sm_count, &l.plan) != 0)
+        return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan these segments", fn);
+    wk_workspace_use use;
+    if ((status = wk_workspace_acquire(ctx, stream, 0, &use, fn)) != WK_SUCCESS)
+        return status;
+    l.board = use.board;
     cudaError_t err = wk_seg_repro_launch_dtype(dtype, &l);
+    wk_workspace_release(ctx, stream, &use);
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 

@@ -147,6 +147,73 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
     return 0;
 }
 
+int wk_plan_segmented_repro(size_t count, size_t size, size_t elem_size, int offsets, int sm_count,
+                            wk_seg_plan *plan)
+{
+    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
+        return -1;
+    const size_t resident = (size_t)sm_count * WK_SEG_BLOCKS_PER_SM * (WK_SEG_THREADS / 32); /* warps */
+    const size_t vec_elems = 16 / elem_size;
+    /* The bytes of a segment: a row's, or the offsets' mean. */
+    const size_t bytes = offsets ? size / count * elem_size : size * elem_size;
+    plan->shape = WK_SEG_REPRO_BATCHES;
+    plan->pieces = 1;
+    plan->piece_len = 0;
+    plan->pipelined = 0;
+    plan->lane_len = WK_SEG_REPRO_LANE_BYTES / elem_size;
+    plan->long_len = 0;
+    plan->listed_grid = 0;
+    if (!offsets && bytes >= 2 * (size_t)WK_SEG_REPRO_PIECE_BYTES && count <= WK_SEG_SPLIT_ROWS) {
+        /* Rows too few for a warp each: pieces of at least
+         * WK_SEG_REPRO_PIECE_BYTES, about one for every warp the device
+         * holds (one wave), as many as the board holds. */
+        size_t pieces = resident / count;
+        const size_t most_by_len = bytes / WK_SEG_REPRO_PIECE_BYTES, most_by_board = WK_SEG_REPRO_PIECE_CAPACITY / count;
+        if (pieces > most_by_len)
+            pieces = most_by_len;
+        if (pieces > most_by_board)
+            pieces = most_by_board;
+        if (pieces >= 2) {
+            plan->shape = WK_SEG_REPRO_PIECES;
+            plan->group = 32;
+            plan->piece_len = div_up(div_up(size, pieces), vec_elems) * vec_elems;
+            plan->pieces = div_up(size, plan->piece_len);
+            plan->grid = whole_grid(div_up(count * plan->pieces, WK_SEG_THREADS / 32));
+            return 0;
+        }
+    }
+    if (!offsets && bytes <= 32) {
+        plan->shape = WK_SEG_REPRO_TINY;
+        plan->group = 1;
+        plan->grid = whole_grid(div_up(count, WK_SEG_THREADS));
+        return 0;
+    }
+    /* Rows of up to WK_SEG_REPRO_LANE_ROW_BYTES a lane each when there are
+     * enough of them for every warp the device holds. */
+    if (!offsets && bytes <= WK_SEG_REPRO_LANE_ROW_BYTES && count / 32 >= resident && size > plan->lane_len)
+        plan->lane_len = size;
+    /* Segments a lane sums alone fill the warp's 32 lanes; longer ones
+     * take the whole warp, a batch only as large as keeps every warp the
+     * device holds busy. */
+    unsigned group = 32;
+    if (bytes > plan->lane_len * elem_size)
+        group = pow2_at_most(count / resident);
+    plan->group = group;
+    plan->grid = whole_grid(div_up(div_up(count, group), WK_SEG_THREADS / 32));
+    if (offsets && size * elem_size > WK_SEG_REPRO_LONG_BYTES) {
+        /* Segments longer than long_len are fewer than the list holds when
+         * they do not overlap, and their pieces fewer than the board's
+         * room: n / piece_len pieces and one more a segment. */
+        const size_t by_list = div_up(size, WK_SEG_LIST_CAPACITY);
+        const size_t by_board = div_up(size, WK_SEG_REPRO_PIECE_CAPACITY - WK_SEG_LIST_CAPACITY);
+        const size_t long_len = WK_SEG_REPRO_LONG_BYTES / elem_size, piece_len = WK_SEG_REPRO_PIECE_BYTES / elem_size;
+        plan->long_len = by_list > long_len ? by_list : long_len;
+        plan->piece_len = by_board > piece_len ? by_board : piece_len;
+        plan->listed_grid = (unsigned)(resident / (WK_SEG_THREADS / 32));
+    }
+    return 0;
+}
+
 size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan)
 {
     return plan && plan->shape == WK_SEG_TILES ? count * plan->pieces : 0;
@@ -174,7 +241,7 @@ unsigned wk_seg_offsets_grid(size_t count, size_t n, size_t elem_size, int sm_co
 
 wk_seg_plan wk_seg_offsets_plan(unsigned grid)
 {
-    wk_seg_plan plan = {WK_SEG_OFFSETS, 32, grid, 1, 0, 0};
+    wk_seg_plan plan = {WK_SEG_OFFSETS, 32, grid, 1, 0, 0, 0, 0, 0};
     return plan;
 }
 

@@ -24,7 +24,7 @@ refuses() {
 refuses "an unknown command" "says which" "unknown command 'frobnicate'" frobnicate
 refuses "a bad size" "explains the format" "2^24" bench --min-n lots
 refuses "a block size that is not a power of two" "says what ladder needs" "power of two" ladder --threads 96
-refuses "an unknown --op" "names the choices" "reduce, scan, select or segmented" bench --op sort
+refuses "an unknown --op" "names the choices" "reduce, scan, select, segmented or segmented-repro" bench --op sort
 refuses "--op on a command without it" "says where it applies" "bench and ladder" tune --op scan
 refuses "ladder --op select" "says select is for bench" "select applies to bench only" ladder --op select
 refuses "ladder --op segmented" "says segmented is for bench" "segmented applies to bench only" ladder --op segmented

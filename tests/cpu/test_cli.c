@@ -150,7 +150,7 @@ int main(void)
     wk_expect(&t, parse(&o, 6, r1) == 0 && o.regime == WK_REGIME_GRAPH, "--regime graph");
     const char *r2[] = {"warpkit", "bench", "--regime", "all"};
     wk_expect(&t, parse(&o, 4, r2) == 0 && o.regime == WK_REGIME_ALL, "--regime all");
-    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SELECT; ++k) {
+    for (int k = WK_PRIMITIVE_REDUCE; k <= WK_PRIMITIVE_SEGMENTED_REPRO; ++k) {
         wk_primitive got;
         wk_expect(&t, wk_parse_primitive(wk_primitive_name((wk_primitive)k), &got) == 0 && got == (wk_primitive)k,
                   "primitive round trip");

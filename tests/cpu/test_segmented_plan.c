@@ -77,6 +77,57 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
 /* The scan of `count` rows of `size` elements `stride` apart from in_addr:
  * short rows as the reduce plans them, longer ones in tiles that cover
  * each row from the 16-byte boundary below it. */
+/* The reproducible sum's plan: pieces only for rows the device would
+ * otherwise leave warps idle for, each of at least WK_SEG_REPRO_PIECE_BYTES
+ * in whole vectors, covering the row and fitting the board; batches of a
+ * power of two of at most 32 segments, 32 where a lane sums a segment
+ * alone; the grid a warp per batch or piece; long offsets segments listed
+ * and cut so that segments that do not overlap fit the list and the
+ * board. */
+static int check_repro(size_t count, size_t size, size_t elem, int offsets, int sms, char *why, size_t n)
+{
+    wk_seg_plan p;
+    if (wk_plan_segmented_repro(count, size, elem, offsets, sms, &p) != 0)
+        return snprintf(why, n, "planning failed"), 0;
+    const size_t resident = (size_t)sms * WK_SEG_BLOCKS_PER_SM * (WK_SEG_THREADS / 32);
+    const size_t bytes = offsets ? size / count * elem : size * elem;
+    const size_t warps_per_block = WK_SEG_THREADS / 32;
+    if (p.shape == WK_SEG_REPRO_PIECES) {
+        if (offsets || count >= resident || count > WK_SEG_SPLIT_ROWS)
+            return snprintf(why, n, "pieces for %zu segments", count), 0;
+        if (p.pieces < 2 || count * p.pieces > WK_SEG_REPRO_PIECE_CAPACITY || p.piece_len % (16 / elem) != 0 ||
+            p.piece_len * elem < WK_SEG_REPRO_PIECE_BYTES || p.piece_len * p.pieces < size ||
+            p.piece_len * (p.pieces - 1) >= size)
+            return snprintf(why, n, "%zu pieces of %zu", p.pieces, p.piece_len), 0;
+        if (p.grid != div_up(count * p.pieces, warps_per_block))
+            return snprintf(why, n, "grid %u", p.grid), 0;
+        return 1;
+    }
+    if ((p.shape == WK_SEG_REPRO_TINY) != (!offsets && bytes <= 32))
+        return snprintf(why, n, "shape %d for %zu-byte rows", (int)p.shape, bytes), 0;
+    if (p.shape == WK_SEG_REPRO_TINY)
+        return p.grid == div_up(count, WK_SEG_THREADS) ? 1 : (snprintf(why, n, "grid %u", p.grid), 0);
+    if (p.shape != WK_SEG_REPRO_BATCHES)
+        return snprintf(why, n, "shape %d", (int)p.shape), 0;
+    if (!offsets && bytes >= 4 * (size_t)WK_SEG_REPRO_PIECE_BYTES && count * 4 <= resident)
+        return snprintf(why, n, "few long rows not cut"), 0;
+    if (p.group < 1 || p.group > 32 || (p.group & (p.group - 1)) != 0)
+        return snprintf(why, n, "group %u", p.group), 0;
+    if (p.lane_len < WK_SEG_REPRO_LANE_BYTES / elem || (p.lane_len * elem > WK_SEG_REPRO_LANE_BYTES &&
+                                                         (offsets || p.lane_len != size || count / 32 < resident)))
+        return snprintf(why, n, "lane_len %zu", p.lane_len), 0;
+    if (offsets && size * elem > WK_SEG_REPRO_LONG_BYTES
+            ? p.long_len * elem < WK_SEG_REPRO_LONG_BYTES || p.long_len * WK_SEG_LIST_CAPACITY < size ||
+                  p.piece_len * (WK_SEG_REPRO_PIECE_CAPACITY - WK_SEG_LIST_CAPACITY) < size || p.listed_grid < 1
+            : p.long_len != 0)
+        return snprintf(why, n, "long_len %zu, pieces of %zu", p.long_len, p.piece_len), 0;
+    if (bytes <= p.lane_len * elem ? p.group != 32 : (p.group > 1 && count / p.group < resident))
+        return snprintf(why, n, "group %u for %zu segments of %zu bytes", p.group, count, bytes), 0;
+    if (p.grid != div_up(div_up(count, p.group), warps_per_block))
+        return snprintf(why, n, "grid %u", p.grid), 0;
+    return 1;
+}
+
 static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem, uintptr_t in_addr, int sms,
                            int pipelined_ok, char *why, size_t n)
 {
@@ -268,6 +319,35 @@ int main(void)
         wk_expect(&t, wk_seg_offsets_grid(256, (size_t)1 << 20, 2, 132, scan) == 128 / warps,
                   "2 MiB of input: a warp per 16 KiB");
     }
+    const size_t repro_counts[] = {1, 3, 64, 1000, 4224, 30000, (size_t)1 << 21, (size_t)1 << 26};
+    const size_t repro_sizes[] = {0, 1, 33, 64, 65, 1024, 16384, 150000, (size_t)1 << 20, (size_t)1 << 24};
+    for (size_t c = 0; c < sizeof repro_counts / sizeof repro_counts[0]; ++c)
+        for (size_t z = 0; z < sizeof repro_sizes / sizeof repro_sizes[0]; ++z)
+            for (size_t e = 0; e < 3; ++e)
+                for (int offsets = 0; offsets < 2; ++offsets) {
+                    char why[160], label[256];
+                    const size_t size = offsets ? repro_sizes[z] * repro_counts[c] : repro_sizes[z];
+                    int ok = check_repro(repro_counts[c], size, elems[e], offsets, 132, why, sizeof why);
+                    snprintf(label, sizeof label, "repro plan: %zu %s of %zu, elem %zu: %s", repro_counts[c],
+                             offsets ? "offsets segments" : "rows", repro_sizes[z], elems[e], ok ? "ok" : why);
+                    wk_expect(&t, ok, label);
+                }
+    wk_seg_plan rp;
+    wk_plan_segmented_repro((size_t)1 << 21, 32, 4, 0, 132, &rp);
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_BATCHES && rp.group == 32, "rows of 32 floats: a lane each");
+    wk_plan_segmented_repro((size_t)1 << 26, 8, 4, 0, 132, &rp);
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_TINY && rp.grid == (1u << 18), "rows of 8 floats: a thread each");
+    wk_plan_segmented_repro(256, (size_t)1 << 20, 4, 0, 132, &rp);
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_PIECES && rp.pieces == 16,
+              "256 rows of 2^20 floats: 16 pieces each, one for each warp the device holds");
+    wk_plan_segmented_repro((size_t)1 << 19, 128, 4, 0, 132, &rp);
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_BATCHES && rp.group == 32 && rp.lane_len == 128,
+              "2^19 rows of 128 floats: a lane each");
+    wk_plan_segmented_repro((size_t)1 << 20, (size_t)1 << 28, 4, 1, 132, &rp);
+    wk_expect(&t, rp.long_len == 16384 && rp.piece_len == 16384 && rp.listed_grid == 528,
+              "offsets over 2^28 floats: segments over 64 KiB cut into pieces of 64 KiB");
+    wk_expect(&t, wk_plan_segmented_repro(0, 5, 4, 0, 132, &rp) == -1 && wk_plan_segmented_repro(5, 5, 3, 0, 132, &rp) == -1,
+              "no segments or a bad element size: refused");
     wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 131072 && wk_seg_vector_rows_grid((size_t)1 << 24, 2) == 32768 &&
                       wk_seg_vector_rows_grid((size_t)1 << 23, 8) == 65536 && wk_seg_vector_rows_grid(1, 8) == 1,
               "rows of whole vectors: two vectors a thread for rows of one, else four, the rows covered once");

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define MAX_ELEMS ((size_t)1 << 20)
-#define MAX_SEGMENTS 4096
+#define MAX_SEGMENTS 32768
 
 static wk_context *ctx;
 static cudaStream_t stream;
@@ -137,6 +137,25 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     wk_segments one = {1, 200001, 0, NULL, NULL};
     compare("one segment of 200001", dtype, h_in + 3 * elem, n - 3, &one, NULL, NULL);
 
+    /* The shapes of the plan (segmented/plan.h) for every dtype: rows of at
+     * most 32 bytes a thread each, segments a lane sums alone up to 256 bytes (64 f32 rows at unaligned starts),
+     * batches of several warp-summed rows a warp, rows cut into pieces. */
+    const size_t scale = wk_test_quick() ? 8 : 1;
+    wk_segments tiny8 = {5000, 8, 11, NULL, NULL};
+    compare("rows 5000 x 8, stride 11", dtype, h_in + elem, n - 1, &tiny8, NULL, NULL);
+    wk_segments tiny1 = {7000, 1, 3, NULL, NULL};
+    compare("rows 7000 x 1, stride 3", dtype, h_in, n, &tiny1, NULL, NULL);
+    wk_segments lanes = {64, 64, 67, NULL, NULL};
+    compare("rows 64 x 64, stride 67", dtype, h_in + elem, n - 1, &lanes, NULL, NULL);
+    wk_segments batch33 = {30000 / scale, 33, 0, NULL, NULL};
+    compare("uniform 30000 x 33", dtype, h_in, n, &batch33, NULL, NULL);
+    wk_segments batch70 = {14000 / scale, 70, 0, NULL, NULL};
+    compare("uniform 14000 x 70", dtype, h_in + 5 * elem, n - 5, &batch70, NULL, NULL);
+    wk_segments pieces = {3, 150000, 150011, NULL, NULL};
+    compare("rows 3 x 150000, stride 150011", dtype, h_in + elem, n - 1, &pieces, NULL, NULL);
+    wk_segments some_pieces = {40 / scale, 20000, 0, NULL, NULL};
+    compare("uniform 40 x 20000", dtype, h_in, n, &some_pieces, NULL, NULL);
+
     /* Offsets: random lengths (empty ones too), some overlapping or out of
      * order, some beyond the input (clamped), and one long segment. Fewer
      * under the sanitizers (WK_TEST_QUICK), which take each call slowly. */
@@ -157,6 +176,19 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     }
     wk_segments off = {count, n - 2, 0, d_begin, d_end};
     compare("offsets", dtype, h_in + 2 * elem, n - 2, &off, h_begin, h_end);
+
+    /* Long offsets segments are cut into pieces on the board: 400
+     * overlapping ones of most of the input are more pieces than it holds,
+     * so the later ones are summed whole by the warp that found them, and
+     * short ones sit between them. */
+    const size_t overlapping = wk_test_quick() ? 40 : 600;
+    for (size_t i = 0; i < overlapping; ++i) {
+        uint64_t r = wk_rand64(s ^ 0x0ee1ull, i);
+        h_begin[i] = (int64_t)(r % 1000);
+        h_end[i] = i % 3 == 2 ? h_begin[i] + (int64_t)(r >> 40) % 50 : (int64_t)n - (int64_t)(r >> 32) % 1000;
+    }
+    wk_segments over = {overlapping, n, 0, d_begin, d_end};
+    compare("offsets, long and overlapping", dtype, h_in, n, &over, h_begin, h_end);
 }
 
 int main(void)

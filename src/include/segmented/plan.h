@@ -27,6 +27,11 @@ extern "C" {
 #define WK_SEG_GROUP_ONCE_MAX 16           /* the reduce's largest group                  */
 #define WK_SEG_JOINED_MAX_BYTES 512u      /* scans: longest rows a warp takes end to end */
 #define WK_SEG_JOINED_RUN_BYTES (8u << 10) /* scans: bytes of rows a warp takes at a time */
+#define WK_SEG_REPRO_LANE_BYTES 256u      /* reproducible sum: longest segment a lane sums alone */
+#define WK_SEG_REPRO_LANE_ROW_BYTES 1024u /* and the longest row when there are many   */
+#define WK_SEG_REPRO_PIECE_BYTES (32u << 10) /* and the shortest piece of a segment cut over warps */
+#define WK_SEG_REPRO_LONG_BYTES (64u << 10)  /* offsets: a longer segment is cut into pieces */
+#define WK_SEG_REPRO_EXACT_LEN 4096          /* longest f32 segment a warp first tries in a double */
 
 /* The shapes, by segment length (rows and uniform layouts):
  *  - tiny:    a thread per row, rows of at most 32 bytes;
@@ -43,7 +48,17 @@ extern "C" {
  *             (scan_joined_rows.cuh);
  *  - offsets: the offsets layout, whose lengths only the device knows: a warp
  *             per 32 segments, each segment taken by one lane, by the whole
- *             warp, or split into pieces over many warps, by its length.
+ *             warp, or split into pieces over many warps, by its length;
+ *  - repro tiny: the reproducible sum of rows of at most 32 bytes, a thread
+ *             each;
+ *  - repro batches: the reproducible sum, a warp per `group` segments (1 to
+ *             32), each taken by its lane alone up to `lane_len` elements,
+ *             by the whole warp up to `long_len`, and longer ones (offsets)
+ *             listed on the board and cut into pieces for a second kernel;
+ *             rounded a lane each;
+ *  - repro pieces: the reproducible sum of few long rows, a warp per piece
+ *             of `piece_len` elements, `pieces` per row; the last warp of a
+ *             row to finish combines its pieces' partials and rounds.
  * The reduce's grids cover the work once, a few kilobytes per block: blocks
  * that start in order read the input as a moving window, which streams
  * faster than a persistent grid (docs/segmented.md). */
@@ -53,7 +68,10 @@ typedef enum wk_seg_shape {
     WK_SEG_BLOCK = 2,
     WK_SEG_OFFSETS = 3,
     WK_SEG_TILES = 4,
-    WK_SEG_JOINED = 5
+    WK_SEG_JOINED = 5,
+    WK_SEG_REPRO_BATCHES = 6,
+    WK_SEG_REPRO_PIECES = 7,
+    WK_SEG_REPRO_TINY = 8
 } wk_seg_shape;
 
 typedef struct wk_seg_plan {
@@ -64,6 +82,10 @@ typedef struct wk_seg_plan {
                            joined: rows per warp's run */
     size_t piece_len;   /* block: elements per piece; tiles: elements per tile */
     int pipelined;      /* tiles: the pipelined kernel, else the chained small tiles */
+    size_t lane_len;    /* repro batches: longest segment a lane sums alone */
+    size_t long_len;    /* repro batches of offsets: longer segments are cut into pieces of
+                           piece_len elements (0: none is) */
+    unsigned listed_grid; /* and the blocks of the kernel that sums those pieces */
 } wk_seg_plan;
 
 /* Segments the device-side board of the split shapes can follow at once
@@ -103,6 +125,22 @@ int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_c
  * arguments or more tiles than a scan may have. */
 int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t elem_size, uintptr_t in_addr,
                                 int sm_count, int pipelined_ok, wk_seg_plan *plan);
+
+/* The reproducible sum's pieces the board holds partials for: 64 bytes
+ * each (WK_REPRO_PARTIAL_BYTES) in the room of the 16-byte ones. */
+#define WK_SEG_REPRO_PIECE_CAPACITY (WK_SEG_PIECE_CAPACITY / 4)
+
+/* Plans the reproducible sum of `count` segments of elem_size bytes a
+ * element: rows of `size` elements, or (offsets) segments anywhere in an
+ * input of `size` elements. Batches of segments per warp, as many segments
+ * a batch as leaves a batch for every warp the device holds at once; rows
+ * too few for that and long enough are cut into pieces instead. A lane sums
+ * a segment alone up to WK_SEG_REPRO_LANE_BYTES, and rows up to
+ * WK_SEG_REPRO_LANE_ROW_BYTES when there are enough of them to fill the
+ * device 32 a warp. Offsets segments over 64 KiB (more on inputs over
+ * 1 GiB) are listed and cut. Returns 0, or -1 for bad arguments. */
+int wk_plan_segmented_repro(size_t count, size_t size, size_t elem_size, int offsets, int sm_count,
+                            wk_seg_plan *plan);
 
 /* Tiles of a plan: count * pieces for the tiles shape, else 0. */
 size_t wk_seg_plan_tiles(size_t count, const wk_seg_plan *plan);
