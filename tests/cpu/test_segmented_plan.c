@@ -74,9 +74,6 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
     return 1;
 }
 
-/* The scan of `count` rows of `size` elements `stride` apart from in_addr:
- * short rows as the reduce plans them, longer ones in tiles that cover
- * each row from the 16-byte boundary below it. */
 /* The reproducible sum's plan: pieces only for rows the device would
  * otherwise leave warps idle for, each of at least WK_SEG_REPRO_PIECE_BYTES
  * in whole vectors, covering the row and fitting the board; batches of a
@@ -128,6 +125,9 @@ static int check_repro(size_t count, size_t size, size_t elem, int offsets, int 
     return 1;
 }
 
+/* The scan of `count` rows of `size` elements `stride` apart from in_addr:
+ * short rows as the reduce plans them, longer ones in tiles that cover
+ * each row from the 16-byte boundary below it. */
 static int check_scan_rows(size_t count, size_t size, size_t stride, size_t elem, uintptr_t in_addr, int sms,
                            int pipelined_ok, char *why, size_t n)
 {
@@ -321,17 +321,20 @@ int main(void)
     }
     const size_t repro_counts[] = {1, 3, 64, 1000, 4224, 30000, (size_t)1 << 21, (size_t)1 << 26};
     const size_t repro_sizes[] = {0, 1, 33, 64, 65, 1024, 16384, 150000, (size_t)1 << 20, (size_t)1 << 24};
-    for (size_t c = 0; c < sizeof repro_counts / sizeof repro_counts[0]; ++c)
-        for (size_t z = 0; z < sizeof repro_sizes / sizeof repro_sizes[0]; ++z)
-            for (size_t e = 0; e < 3; ++e)
-                for (int offsets = 0; offsets < 2; ++offsets) {
-                    char why[160], label[256];
-                    const size_t size = offsets ? repro_sizes[z] * repro_counts[c] : repro_sizes[z];
-                    int ok = check_repro(repro_counts[c], size, elems[e], offsets, 132, why, sizeof why);
-                    snprintf(label, sizeof label, "repro plan: %zu %s of %zu, elem %zu: %s", repro_counts[c],
-                             offsets ? "offsets segments" : "rows", repro_sizes[z], elems[e], ok ? "ok" : why);
-                    wk_expect(&t, ok, label);
-                }
+    const int repro_sms[] = {1, 16, 132, 264};
+    for (size_t m = 0; m < sizeof repro_sms / sizeof repro_sms[0]; ++m)
+        for (size_t c = 0; c < sizeof repro_counts / sizeof repro_counts[0]; ++c)
+            for (size_t z = 0; z < sizeof repro_sizes / sizeof repro_sizes[0]; ++z)
+                for (size_t e = 0; e < 3; ++e)
+                    for (int offsets = 0; offsets < 2; ++offsets) {
+                        char why[160], label[256];
+                        const size_t size = offsets ? repro_sizes[z] * repro_counts[c] : repro_sizes[z];
+                        int ok = check_repro(repro_counts[c], size, elems[e], offsets, repro_sms[m], why, sizeof why);
+                        snprintf(label, sizeof label, "repro plan, %d SMs: %zu %s of %zu, elem %zu: %s", repro_sms[m],
+                                 repro_counts[c], offsets ? "offsets segments" : "rows", repro_sizes[z], elems[e],
+                                 ok ? "ok" : why);
+                        wk_expect(&t, ok, label);
+                    }
     wk_seg_plan rp;
     wk_plan_segmented_repro((size_t)1 << 21, 32, 4, 0, 132, &rp);
     wk_expect(&t, rp.shape == WK_SEG_REPRO_BATCHES && rp.group == 32, "rows of 32 floats: a lane each");

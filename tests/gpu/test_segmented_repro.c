@@ -3,10 +3,13 @@
  * in the uniform, rows and offsets layouts, at unaligned starts, with
  * values spread over the whole exponent range, infinities, NaN and signed
  * zeros; integer dtypes give wk_segmented_reduce's sum; segment counts whose
- * output would overflow size_t are refused. Exits 77 without a device. */
+ * output would overflow size_t are refused. Short segments are checked
+ * against the host model of wk_reduce_repro, every sixteenth of them and
+ * every long one against a call of its own. Exits 77 without a device. */
 #include "gpu/api_test_util.h"
 #include "ref/generate.h"
 #include "ref/half.h"
+#include "ref/repro_model.h"
 #include "test_util.h"
 #include "warpkit.h"
 
@@ -54,13 +57,42 @@ static void special_of(wk_dtype dtype, int kind, void *slot)
     }
 }
 
-/* Runs the segmented call and, segment by segment, wk_reduce_repro over the
- * same elements; counts the segments whose bits differ. */
+/* Segments checked against a call of their own on the GPU: every long one
+ * and every sixteenth (256th under the sanitizers, WK_TEST_QUICK); the
+ * others against the host model alone, so that a run under the sanitizers
+ * makes few calls and can still take the plan's every shape. */
+#define HOST_MAX_LEN 4096
+
+/* The bits of in[lo .. hi) by the host: the model of the reproducible sum
+ * (ref/repro_model.h, which test_repro_gpu holds every GPU launch to), or
+ * for i32 the wrapping sum wk_reduce gives. */
+static uint64_t host_bits(const unsigned char *h_in, long long lo, long long hi, wk_dtype dtype)
+{
+    const size_t elem = wk_dtype_size(dtype);
+    if (dtype == WK_I32) {
+        uint32_t sum = 0;
+        for (long long k = lo; k < hi; ++k) {
+            int32_t v;
+            memcpy(&v, h_in + (size_t)k * elem, 4);
+            sum += (uint32_t)v;
+        }
+        return sum;
+    }
+    wk_rp p;
+    wk_model_repro(h_in + (size_t)lo * elem, (size_t)(hi - lo), dtype, &p);
+    return wk_model_round(&p, dtype);
+}
+
+/* Runs the segmented call and compares each segment with wk_reduce_repro
+ * over it alone (wk_reduce's sum for i32): a call on the GPU for long and
+ * sampled segments, which also checks that the host model agrees, the
+ * host model for the rest. Counts the segments whose bits differ. */
 static void compare(const char *what, wk_dtype dtype, const unsigned char *h_in, size_t n, const wk_segments *seg,
                     const int64_t *h_begin, const int64_t *h_end)
 {
     const size_t elem = wk_dtype_size(dtype);
-    unsigned char *h_out = malloc(seg->count * 8), *h_ref = malloc(seg->count * 8);
+    unsigned char *h_out = malloc(seg->count * 8), *h_ref = malloc(seg->count * 8), *h_model = malloc(seg->count * 8);
+    unsigned char *on_gpu = malloc(seg->count);
     CHECK_CUDA(cudaMemcpy(d_in, h_in, n * elem, cudaMemcpyHostToDevice));
     if (h_begin) {
         CHECK_CUDA(cudaMemcpy(d_begin, h_begin, seg->count * 8, cudaMemcpyHostToDevice));
@@ -70,7 +102,8 @@ static void compare(const char *what, wk_dtype dtype, const unsigned char *h_in,
     wk_status st = wk_segmented_reduce_repro(ctx, d_in, d_out, seg, dtype, stream);
     wait_stream(stream, HANG_SECONDS, what);
     CHECK_CUDA(cudaMemcpy(h_out, d_out, seg->count * elem, cudaMemcpyDeviceToHost));
-    size_t wrong = 0, first_wrong = 0;
+    size_t wrong = 0, first_wrong = 0, model_wrong = 0, calls = 0;
+    const size_t sample = wk_test_quick() ? 256 : 16;
     for (size_t i = 0; i < seg->count; ++i) {
         long long lo, hi;
         if (h_begin) {
@@ -82,6 +115,15 @@ static void compare(const char *what, wk_dtype dtype, const unsigned char *h_in,
             lo = (long long)(i * (seg->stride ? seg->stride : seg->size));
             hi = lo + (long long)seg->size;
         }
+        /* 0: the host model alone; 1: the model and a call; 2: a call alone. */
+        on_gpu[i] = hi - lo > HOST_MAX_LEN ? 2 : i % sample == 0;
+        if (on_gpu[i] != 2) {
+            const uint64_t bits = host_bits(h_in, lo, hi, dtype);
+            memcpy(h_model + i * elem, &bits, elem); /* little-endian: the low bytes */
+        }
+        if (!on_gpu[i])
+            continue;
+        ++calls;
         const wk_status one = dtype == WK_I32 ? wk_reduce(ctx, d_in + lo * elem, d_one, (size_t)(hi - lo), dtype,
                                                           WK_SUM, stream)
                                               : wk_reduce_repro(ctx, d_in + lo * elem, d_one, (size_t)(hi - lo),
@@ -91,19 +133,24 @@ static void compare(const char *what, wk_dtype dtype, const unsigned char *h_in,
             ++wrong;
     }
     wait_stream(stream, HANG_SECONDS, what);
-    for (size_t i = 0; i < seg->count; ++i)
-        if (memcmp(h_out + i * elem, h_ref + i * elem, elem) != 0 && wrong++ == 0)
+    for (size_t i = 0; i < seg->count; ++i) {
+        if (on_gpu[i] == 1 && memcmp(h_model + i * elem, h_ref + i * elem, elem) != 0)
+            ++model_wrong;
+        const unsigned char *want = (on_gpu[i] ? h_ref : h_model) + i * elem;
+        if (memcmp(h_out + i * elem, want, elem) != 0 && wrong++ == 0)
             first_wrong = i;
+    }
     wk_checkf(&tally, st == WK_SUCCESS && wrong == 0, "%s %s: %zu segments, %zu differ from wk_reduce_repro%s",
               what, wk_dtype_name(dtype), seg->count, wrong, wrong ? " (see the first below)" : "");
+    wk_checkf(&tally, model_wrong == 0, "%s %s: %zu segments also called alone on the GPU, %zu differ from the model",
+              what, wk_dtype_name(dtype), calls, model_wrong);
     if (wrong) {
         unsigned long long a = 0, b = 0;
         memcpy(&a, h_out + first_wrong * elem, elem);
-        memcpy(&b, h_ref + first_wrong * elem, elem);
+        memcpy(&b, (on_gpu[first_wrong] ? h_ref : h_model) + first_wrong * elem, elem);
         printf("  segment %zu: got 0x%llx, one call gives 0x%llx\n", first_wrong, a, b);
     }
-    free(h_out);
-    free(h_ref);
+    WK_FREE_HOST(h_out, h_ref, h_model, on_gpu);
 }
 
 static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int64_t *h_end, uint64_t s)
@@ -130,7 +177,7 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     }
     wk_segments seg = {1000, 37, 0, NULL, NULL};
     compare("uniform 1000 x 37", dtype, h_in, n, &seg, NULL, NULL);
-    wk_segments tiny = {wk_test_quick() ? 512 : 4096, 3, 0, NULL, NULL};
+    wk_segments tiny = {4096, 3, 0, NULL, NULL};
     compare("uniform 4096 x 3", dtype, h_in, n, &tiny, NULL, NULL);
     wk_segments rows = {300, 1000, 1031, NULL, NULL};
     compare("rows 300 x 1000, stride 1031", dtype, h_in + elem, n - 1, &rows, NULL, NULL);
@@ -138,28 +185,29 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     compare("one segment of 200001", dtype, h_in + 3 * elem, n - 3, &one, NULL, NULL);
 
     /* The shapes of the plan (segmented/plan.h) for every dtype: rows of at
-     * most 32 bytes a thread each, segments a lane sums alone up to 256 bytes (64 f32 rows at unaligned starts),
-     * batches of several warp-summed rows a warp, rows cut into pieces. */
-    const size_t scale = wk_test_quick() ? 8 : 1;
+     * most 32 bytes a thread each, segments a lane sums alone up to 256
+     * bytes (64 f32 rows at unaligned starts), batches of several
+     * warp-summed rows a warp (on devices of over about 30 SMs), rows cut
+     * into pieces. */
     wk_segments tiny8 = {5000, 8, 11, NULL, NULL};
     compare("rows 5000 x 8, stride 11", dtype, h_in + elem, n - 1, &tiny8, NULL, NULL);
     wk_segments tiny1 = {7000, 1, 3, NULL, NULL};
     compare("rows 7000 x 1, stride 3", dtype, h_in, n, &tiny1, NULL, NULL);
     wk_segments lanes = {64, 64, 67, NULL, NULL};
     compare("rows 64 x 64, stride 67", dtype, h_in + elem, n - 1, &lanes, NULL, NULL);
-    wk_segments batch33 = {30000 / scale, 33, 0, NULL, NULL};
+    wk_segments batch33 = {30000, 33, 0, NULL, NULL};
     compare("uniform 30000 x 33", dtype, h_in, n, &batch33, NULL, NULL);
-    wk_segments batch70 = {14000 / scale, 70, 0, NULL, NULL};
+    wk_segments batch70 = {14000, 70, 0, NULL, NULL};
     compare("uniform 14000 x 70", dtype, h_in + 5 * elem, n - 5, &batch70, NULL, NULL);
     wk_segments pieces = {3, 150000, 150011, NULL, NULL};
     compare("rows 3 x 150000, stride 150011", dtype, h_in + elem, n - 1, &pieces, NULL, NULL);
-    wk_segments some_pieces = {40 / scale, 20000, 0, NULL, NULL};
+    wk_segments some_pieces = {40, 20000, 0, NULL, NULL};
     compare("uniform 40 x 20000", dtype, h_in, n, &some_pieces, NULL, NULL);
 
     /* Offsets: random lengths (empty ones too), some overlapping or out of
-     * order, some beyond the input (clamped), and one long segment. Fewer
-     * under the sanitizers (WK_TEST_QUICK), which take each call slowly. */
-    const size_t count = wk_test_quick() ? MAX_SEGMENTS / 8 : MAX_SEGMENTS;
+     * order, some beyond the input (clamped), and long ones, listed and cut
+     * into pieces, between short ones in the same batches. */
+    const size_t count = MAX_SEGMENTS;
     for (size_t i = 0; i < count; ++i) {
         uint64_t r = wk_rand64(s ^ 0x5e65e65eull, i);
         int64_t lo = (int64_t)(r % n), len = (int64_t)((r >> 32) % 300);
@@ -178,9 +226,10 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     compare("offsets", dtype, h_in + 2 * elem, n - 2, &off, h_begin, h_end);
 
     /* Long offsets segments are cut into pieces on the board: 400
-     * overlapping ones of most of the input are more pieces than it holds,
-     * so the later ones are summed whole by the warp that found them, and
-     * short ones sit between them. */
+     * overlapping ones of most of the input are more pieces than it holds
+     * for 4- and 8-byte dtypes (not under the sanitizers, which get 27), so
+     * the later ones are summed whole by the warp that found them; short
+     * ones sit between them. */
     const size_t overlapping = wk_test_quick() ? 40 : 600;
     for (size_t i = 0; i < overlapping; ++i) {
         uint64_t r = wk_rand64(s ^ 0x0ee1ull, i);
