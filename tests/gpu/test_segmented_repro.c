@@ -175,34 +175,26 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
         for (size_t k = 0; k < 37; ++k)
             special_of(dtype, 3, h_in + (9 * 37 + k) * elem);
     }
-    wk_segments seg = {1000, 37, 0, NULL, NULL};
-    compare("uniform 1000 x 37", dtype, h_in, n, &seg, NULL, NULL);
-    wk_segments tiny = {4096, 3, 0, NULL, NULL};
-    compare("uniform 4096 x 3", dtype, h_in, n, &tiny, NULL, NULL);
-    wk_segments rows = {300, 1000, 1031, NULL, NULL};
-    compare("rows 300 x 1000, stride 1031", dtype, h_in + elem, n - 1, &rows, NULL, NULL);
-    wk_segments one = {1, 200001, 0, NULL, NULL};
-    compare("one segment of 200001", dtype, h_in + 3 * elem, n - 3, &one, NULL, NULL);
-
-    /* The shapes of the plan (segmented/plan.h) for every dtype: rows of at
-     * most 32 bytes a thread each, segments a lane sums alone up to 256
-     * bytes (64 f32 rows at unaligned starts), batches of several
+    /* Uniform and rows layouts, from `skip` elements into the input (an
+     * unaligned start). The later ones take every shape of the plan
+     * (segmented/plan.h) for every dtype: rows of at most 32 bytes a thread
+     * each, segments a lane sums alone up to 256 bytes, batches of several
      * warp-summed rows a warp (on devices of over about 30 SMs), rows cut
      * into pieces. */
-    wk_segments tiny8 = {5000, 8, 11, NULL, NULL};
-    compare("rows 5000 x 8, stride 11", dtype, h_in + elem, n - 1, &tiny8, NULL, NULL);
-    wk_segments tiny1 = {7000, 1, 3, NULL, NULL};
-    compare("rows 7000 x 1, stride 3", dtype, h_in, n, &tiny1, NULL, NULL);
-    wk_segments lanes = {64, 64, 67, NULL, NULL};
-    compare("rows 64 x 64, stride 67", dtype, h_in + elem, n - 1, &lanes, NULL, NULL);
-    wk_segments batch33 = {30000, 33, 0, NULL, NULL};
-    compare("uniform 30000 x 33", dtype, h_in, n, &batch33, NULL, NULL);
-    wk_segments batch70 = {14000, 70, 0, NULL, NULL};
-    compare("uniform 14000 x 70", dtype, h_in + 5 * elem, n - 5, &batch70, NULL, NULL);
-    wk_segments pieces = {3, 150000, 150011, NULL, NULL};
-    compare("rows 3 x 150000, stride 150011", dtype, h_in + elem, n - 1, &pieces, NULL, NULL);
-    wk_segments some_pieces = {40, 20000, 0, NULL, NULL};
-    compare("uniform 40 x 20000", dtype, h_in, n, &some_pieces, NULL, NULL);
+    static const struct {
+        size_t count, size, stride, skip;
+    } layouts[] = {
+        {1000, 37, 0, 0},    {4096, 3, 0, 0},    {300, 1000, 1031, 1}, {1, 200001, 0, 3},
+        {5000, 8, 11, 1},    {7000, 1, 3, 0},    {64, 64, 67, 1},      {30000, 33, 0, 0},
+        {14000, 70, 0, 5},   {3, 150000, 150011, 1}, {40, 20000, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; ++k) {
+        wk_segments rows = {layouts[k].count, layouts[k].size, layouts[k].stride, NULL, NULL};
+        char what[96];
+        snprintf(what, sizeof what, "%zu rows of %zu, stride %zu, from %zu", layouts[k].count, layouts[k].size,
+                 layouts[k].stride ? layouts[k].stride : layouts[k].size, layouts[k].skip);
+        compare(what, dtype, h_in + layouts[k].skip * elem, n - layouts[k].skip, &rows, NULL, NULL);
+    }
 
     /* Offsets: random lengths (empty ones too), some overlapping or out of
      * order, some beyond the input (clamped), and long ones, listed and cut
