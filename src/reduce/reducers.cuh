@@ -27,17 +27,21 @@ template <> __device__ inline float to_acc<float, __nv_bfloat16>(__nv_bfloat16 x
 
 template <class S, class A> __device__ inline S from_acc(A x) { return static_cast<S>(x); }
 
-/* A double sum that is NaN, as stored: 0x7ff8000000000000 whatever NaN the
+/* A float sum that is NaN, as stored: the dtype's one NaN whatever NaN the
  * additions left. Which operand's NaN an f64 add keeps follows the operand
  * order, which the compiler may swap (the add commutes), so two code paths
- * that add in the same order can still leave NaNs of other signs; f32 adds
- * return one NaN (0x7fffffff) already. */
+ * that add in the same order can still leave NaNs of other signs. An f32 add
+ * returns 0x7fffffff, but the add of the -0.0 that starts an inclusive scan
+ * or a segment is an identity the compiler drops, which would pass an input
+ * NaN's payload through. */
 __device__ inline double canonical_nan_sum(double x)
 {
     return x != x ? __longlong_as_double(0x7ff8000000000000ll) : x;
 }
+__device__ inline float canonical_nan_sum(float x) { return x != x ? __int_as_float(0x7fffffff) : x; }
 template <class S, class Op, class A> __device__ inline S stored_result(A x) { return from_acc<S>(x); }
 template <> __device__ inline double stored_result<double, sum, double>(double x) { return canonical_nan_sum(x); }
+template <> __device__ inline float stored_result<float, sum, float>(float x) { return canonical_nan_sum(x); }
 template <> __device__ inline __half from_acc<__half, float>(float x) { return __float2half_rn(x); }
 template <> __device__ inline __nv_bfloat16 from_acc<__nv_bfloat16, float>(float x) { return __float2bfloat16_rn(x); }
 

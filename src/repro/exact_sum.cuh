@@ -31,12 +31,18 @@ __device__ inline void exact_start(exact_sum &x)
     x.low = 255;
 }
 
-__device__ inline void exact_add(exact_sum &x, uint32_t bits)
+/* The element's exponent into high and low. */
+__device__ inline void exact_bound(exact_sum &x, uint32_t bits)
 {
     const uint32_t e = (bits >> 23) & 0xffu;
     x.high = e > x.high ? e : x.high;
     const uint32_t nonzero_e = (bits << 1) == 0 ? 255u : e == 0 ? 1u : e;
     x.low = nonzero_e < x.low ? nonzero_e : x.low;
+}
+
+__device__ inline void exact_add(exact_sum &x, uint32_t bits)
+{
+    exact_bound(x, bits);
     x.sum += (double)__uint_as_float(bits);
 }
 
@@ -70,6 +76,33 @@ __device__ inline uint32_t exact_result(const exact_sum &x, long long count)
 {
     return count > 0 ? __float_as_uint(__double2float_rn(x.sum)) : 0u;
 }
+
+/* The exact sum as a reducer of f32 segments that lie end to end
+ * (segmented/joined_runs.cuh): partials are plain doubles, and the joined
+ * span is proven once for all its segments, with the warp's largest and
+ * smallest exponents and its longest segment's length; every segment's
+ * elements lie among the span's, so each one's sum is exact in any order.
+ * The identity, -0.0, is what an empty segment stores too: its caller
+ * writes those +0.0. */
+struct exact_reducer {
+    using storage = float;
+    using partial = double;
+    static __device__ double identity() { return -0.0; }
+    static __device__ double element(float x, long long) { return (double)x; }
+    static __device__ double combine(double a, double b) { return a + b; }
+    static __device__ void store_result(void *out, double p) { *static_cast<float *>(out) = __double2float_rn(p); }
+    /* Every lane calls it with its run of the span; the warp's answer. */
+    static __device__ bool span_proven(const float *x, int len, long long longest)
+    {
+        exact_sum s;
+        exact_start(s);
+        for (int i = 0; i < len; ++i)
+            exact_bound(s, __float_as_uint(x[i]));
+        s.high = __reduce_max_sync(0xffffffffu, s.high);
+        s.low = __reduce_min_sync(0xffffffffu, s.low);
+        return exact_holds(s, longest);
+    }
+};
 
 } // namespace repro
 } // namespace wk

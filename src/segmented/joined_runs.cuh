@@ -18,9 +18,16 @@
 #include "segmented/fold.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace wk {
 namespace seg {
+
+/* A reducer whose partials hold only over a span it has checked (the
+ * reproducible sum's exact double, repro/exact_sum.cuh) has span_proven:
+ * the batch is left to other paths unless the span passes. */
+template <class R, class = void> struct proves_span : std::false_type {};
+template <class R> struct proves_span<R, std::void_t<decltype(&R::span_proven)>> : std::true_type {};
 
 /* Segments a joined batch has at most (four a lane). */
 constexpr int joined_most_segments = 128;
@@ -44,9 +51,10 @@ template <class S, class P> struct joined_stage {
 
 /* Reduces the batch of `nvalid` segments from first_seg on, K a lane: lane
  * l holds the bounds of segments l, l + 32, ... in lo[k], hi[k] (past
- * nvalid anything), as given or clamped. Returns false, having done
- * nothing, unless the segments lie end to end in order inside the input
- * (so that clamping would change nothing) and their span fits the stage. */
+ * nvalid anything), as given or clamped. Returns false, having written
+ * nothing out, unless the segments lie end to end in order inside the input
+ * (so that clamping would change nothing), their span fits the stage and R
+ * proves it (proves_span). */
 template <class R, int K>
 __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in, long long n, void *out,
                                      size_t result_bytes, size_t first_seg, unsigned nvalid, const long long (&lo)[K],
@@ -157,6 +165,15 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     }
     wait_copies();
     __syncwarp();
+    if constexpr (proves_span<R>::value) {
+        long long longest = 0;
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            if (lane + 32 * k < nvalid && hi[k] - lo[k] > longest)
+                longest = hi[k] - lo[k];
+        if (!R::span_proven(reinterpret_cast<const S *>(st.data) + off + q0, len, longest))
+            return false;
+    }
 
     /* The fold: a segment's partial goes to the table where it ends. The
      * ends are shifted out of `rest` one a step, and the table is walked by

@@ -200,6 +200,11 @@ int wk_plan_segmented_repro(size_t count, size_t size, size_t elem_size, int off
         group = pow2_at_most(count / resident);
     plan->group = group;
     plan->grid = whole_grid(div_up(div_up(count, group), WK_SEG_THREADS / 32));
+    if (offsets && elem_size == 4 && bytes <= plan->lane_len * elem_size) {
+        /* Short f32 segments: units of WK_SEG_REPRO_JOINED_UNIT a warp. */
+        plan->shape = WK_SEG_REPRO_JOINED;
+        plan->grid = whole_grid(div_up(div_up(count, WK_SEG_REPRO_JOINED_UNIT), WK_SEG_OFFSETS_THREADS / 32));
+    }
     if (offsets && size * elem_size > WK_SEG_REPRO_LONG_BYTES) {
         /* Segments longer than long_len are fewer than the list holds when
          * they do not overlap, and their pieces fewer than the board's

@@ -6,7 +6,7 @@
  * segment whose exact sum a double holds (repro/exact_sum.cuh) is summed in
  * that double instead, to the same bits.
  *
- * Four kernels (plan.h):
+ * Five kernels (plan.h):
  *  - tiny: rows of at most 32 bytes, a thread each;
  *  - batches: a warp takes `group` segments; a lane sums a short one alone,
  *    with a top of its own, and the whole warp sums each longer one; the
@@ -15,13 +15,16 @@
  *    offsets segment over long_len is listed on the board instead;
  *  - listed: the listed segments' pieces, a warp each; the last warp of a
  *    segment to finish combines its pieces' partials and rounds;
- *  - pieces: the same for few long rows, whose pieces the plan knows. */
+ *  - pieces: the same for few long rows, whose pieces the plan knows;
+ *  - joined: short f32 offsets segments, 128 a warp, summed at once in
+ *    doubles where they lie end to end and prove exact, else as batches. */
 #ifndef WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 #define WARPKIT_SEGMENTED_REPRO_SEGMENTS_CUH
 
 #include "common/c_launcher.cuh"
 #include "segmented/board.h"
 #include "segmented/fold.cuh"
+#include "segmented/joined_runs.cuh"
 #include "segmented/launch.h"
 #include "repro/exact_sum.cuh"
 #include "repro/repro_kernel.cuh"
@@ -309,9 +312,9 @@ __device__ inline void finish_piece(const repro_args &a, wk_rp p, size_t unit, u
 
 /* ------------------------------------------------------------ kernels */
 
-/* Rows of at most 32 bytes (MaxLen elements), a thread each, so that
- * neighbouring threads read neighbouring rows, as the plain reduce's tiny
- * shape does. */
+/* Rows of at most MaxLen elements (32 bytes at most), a thread each, so
+ * that neighbouring threads read neighbouring rows, as the plain reduce's
+ * tiny shape does. */
 template <class E, int MaxLen>
 __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_tiny_kernel(repro_args a)
 {
@@ -338,18 +341,14 @@ __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_ti
     }
 }
 
-template <class E>
-__global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_batches_kernel(repro_args a)
+/* The batch of a.group segments from `first` on, by the whole warp: a
+ * lane sums a short one alone, the warp each longer one (or lists it), and
+ * each lane rounds its own from `slot` (32 partials, the warp's). */
+template <class E> __device__ inline void repro_batch(const repro_args &a, size_t first, wk_rp *slot)
 {
     using namespace repro;
-    __shared__ wk_rp slots[WK_SEG_THREADS];
-    wait_for_previous_kernel();
-    allow_next_kernel();
     const unsigned lane = lane_id();
-    wk_rp *slot = slots + (threadIdx.x & ~31u);
-    const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
-    for (size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * a.group; first < a.count;
-         first += warps * a.group) {
+    {
         const size_t seg = first + lane;
         const bool mine = lane < a.group && seg < a.count;
         long long lo = 0, hi = 0;
@@ -392,6 +391,84 @@ __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_ba
         if (!written)
             write_partial(a, seg, slot[lane], hi > lo);
         __syncwarp(); /* the slots are read before the next batch writes them */
+    }
+}
+
+template <class E>
+__global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_batches_kernel(repro_args a)
+{
+    __shared__ wk_rp slots[WK_SEG_THREADS];
+    wait_for_previous_kernel();
+    allow_next_kernel();
+    wk_rp *slot = slots + (threadIdx.x & ~31u);
+    const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+    for (size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * a.group; first < a.count;
+         first += warps * a.group)
+        repro_batch<E>(a, first, slot);
+}
+
+/* Writes +0.0 for the empty segments of a joined batch: the exact reducer
+ * stored its identity, -0.0, for them. */
+template <int K>
+__device__ inline void zero_empty(const repro_args &a, size_t first, unsigned nvalid, const long long (&lo)[K],
+                                  const long long (&hi)[K])
+{
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+        if (lane_id() + 32 * k < nvalid && hi[k] == lo[k])
+            write_bits(a, first + lane_id() + 32 * k, 0u);
+}
+
+/* Short f32 offsets segments (the joined shape): a unit of
+ * WK_SEG_REPRO_JOINED_UNIT segments a warp, folded at once in doubles where
+ * they lie end to end and prove exact (segmented/joined_runs.cuh), else
+ * batch by batch: joined again where a batch of 32 can be, and otherwise
+ * as the batches kernel sums it. The joined stage and the batches' slots
+ * share the warp's shared memory. */
+template <class E>
+__global__ void __launch_bounds__(WK_SEG_OFFSETS_THREADS, WK_SEG_OFFSETS_BLOCKS_PER_SM) repro_joined_kernel(repro_args a)
+{
+    using R = repro::exact_reducer;
+    using Stage = joined_stage<float, double>;
+    constexpr int K = WK_SEG_REPRO_JOINED_UNIT / 32;
+    union warp_memory {
+        Stage stage;
+        wk_rp slots[32];
+    };
+    __shared__ warp_memory memory[WK_SEG_OFFSETS_THREADS / 32];
+    wait_for_previous_kernel();
+    allow_next_kernel();
+    const unsigned lane = lane_id();
+    warp_memory &mine = memory[threadIdx.x / 32];
+    const float *in = static_cast<const float *>(a.in);
+    const long long n = (long long)a.size;
+    const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
+    for (size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * WK_SEG_REPRO_JOINED_UNIT;
+         first < a.count; first += warps * WK_SEG_REPRO_JOINED_UNIT) {
+        if (first + WK_SEG_REPRO_JOINED_UNIT <= a.count) {
+            long long lo[K], hi[K];
+#pragma unroll
+            for (int k = 0; k < K; ++k) {
+                lo[k] = a.begin[first + lane + 32 * k];
+                hi[k] = a.end[first + lane + 32 * k];
+            }
+            if (reduce_joined<R, K>(in, n, a.out, 4, first, WK_SEG_REPRO_JOINED_UNIT, lo, hi, mine.stage)) {
+                zero_empty(a, first, WK_SEG_REPRO_JOINED_UNIT, lo, hi);
+                continue;
+            }
+        }
+        for (size_t b = first; b < first + WK_SEG_REPRO_JOINED_UNIT && b < a.count; b += 32) {
+            const unsigned nvalid = a.count - b < 32 ? (unsigned)(a.count - b) : 32u;
+            long long lo[1] = {0}, hi[1] = {0};
+            if (lane < nvalid)
+                repro_bounds(a, b + lane, lo[0], hi[0]);
+            if (reduce_joined<R, 1>(in, n, a.out, 4, b, nvalid, lo, hi, mine.stage)) {
+                zero_empty(a, b, nvalid, lo, hi);
+                continue;
+            }
+            __syncwarp(); /* the stage is read before the slots are written */
+            repro_batch<E>(a, b, mine.slots);
+        }
     }
 }
 
@@ -454,6 +531,18 @@ __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM) repro_pi
     }
 }
 
+/* The tiny kernel for the shortest power of two at or above the rows'
+ * length, MaxLen at most: rows of one element load one. */
+template <class E, int MaxLen>
+inline cudaError_t launch_tiny(const repro_args &a, unsigned grid, cudaStream_t stream, bool overlap)
+{
+    if constexpr (MaxLen > 1) {
+        if (a.size <= MaxLen / 2)
+            return launch_tiny<E, MaxLen / 2>(a, grid, stream, overlap);
+    }
+    return launch_chained(repro_tiny_kernel<E, MaxLen>, grid, WK_SEG_THREADS, 0, stream, overlap, a);
+}
+
 template <class E> inline cudaError_t launch_repro_segments(const wk_seg_launch *l, int format, size_t elem)
 {
     const wk_seg_plan &plan = l->plan;
@@ -475,11 +564,18 @@ template <class E> inline cudaError_t launch_repro_segments(const wk_seg_launch 
     a.board = l->board;
     const bool overlap = l->overlap_launch != 0;
     if (plan.shape == WK_SEG_REPRO_TINY)
-        return launch_chained(repro_tiny_kernel<E, 2 * E::per_vector>, plan.grid, WK_SEG_THREADS, 0, l->stream,
-                              overlap, a);
+        return launch_tiny<E, 2 * E::per_vector>(a, plan.grid, l->stream, overlap);
     if (plan.shape == WK_SEG_REPRO_PIECES)
         return launch_chained(repro_pieces_kernel<E>, plan.grid, WK_SEG_THREADS, 0, l->stream, overlap, a);
-    cudaError_t err = launch_chained(repro_batches_kernel<E>, plan.grid, WK_SEG_THREADS, 0, l->stream, overlap, a);
+    cudaError_t err;
+    if constexpr (E::format == 4) {
+        if (plan.shape == WK_SEG_REPRO_JOINED)
+            err = launch_chained(repro_joined_kernel<E>, plan.grid, WK_SEG_OFFSETS_THREADS, 0, l->stream, overlap, a);
+        else
+            err = launch_chained(repro_batches_kernel<E>, plan.grid, WK_SEG_THREADS, 0, l->stream, overlap, a);
+    } else {
+        err = launch_chained(repro_batches_kernel<E>, plan.grid, WK_SEG_THREADS, 0, l->stream, overlap, a);
+    }
     if (err != cudaSuccess || !plan.long_len)
         return err;
     return launch_chained(repro_listed_kernel<E>, plan.listed_grid, WK_SEG_THREADS, 0, l->stream, overlap, a);

@@ -78,9 +78,10 @@ static int check_rows(size_t count, size_t size, size_t elem, int sms, char *why
  * otherwise leave warps idle for, each of at least WK_SEG_REPRO_PIECE_BYTES
  * in whole vectors, covering the row and fitting the board; batches of a
  * power of two of at most 32 segments, 32 where a lane sums a segment
- * alone; the grid a warp per batch or piece; long offsets segments listed
- * and cut so that segments that do not overlap fit the list and the
- * board. */
+ * alone; the grid a warp per batch or piece (per unit of
+ * WK_SEG_REPRO_JOINED_UNIT for short f32 offsets segments, the joined
+ * shape); long offsets segments listed and cut so that segments that do not
+ * overlap fit the list and the board. */
 static int check_repro(size_t count, size_t size, size_t elem, int offsets, int sms, char *why, size_t n)
 {
     wk_seg_plan p;
@@ -104,7 +105,8 @@ static int check_repro(size_t count, size_t size, size_t elem, int offsets, int 
         return snprintf(why, n, "shape %d for %zu-byte rows", (int)p.shape, bytes), 0;
     if (p.shape == WK_SEG_REPRO_TINY)
         return p.grid == div_up(count, WK_SEG_THREADS) ? 1 : (snprintf(why, n, "grid %u", p.grid), 0);
-    if (p.shape != WK_SEG_REPRO_BATCHES)
+    const int joined = offsets && elem == 4 && bytes <= WK_SEG_REPRO_LANE_BYTES;
+    if (p.shape != (joined ? WK_SEG_REPRO_JOINED : WK_SEG_REPRO_BATCHES))
         return snprintf(why, n, "shape %d", (int)p.shape), 0;
     if (!offsets && bytes >= 4 * (size_t)WK_SEG_REPRO_PIECE_BYTES && count * 4 <= resident)
         return snprintf(why, n, "few long rows not cut"), 0;
@@ -120,7 +122,8 @@ static int check_repro(size_t count, size_t size, size_t elem, int offsets, int 
         return snprintf(why, n, "long_len %zu, pieces of %zu", p.long_len, p.piece_len), 0;
     if (bytes <= p.lane_len * elem ? p.group != 32 : (p.group > 1 && count / p.group < resident))
         return snprintf(why, n, "group %u for %zu segments of %zu bytes", p.group, count, bytes), 0;
-    if (p.grid != div_up(div_up(count, p.group), warps_per_block))
+    if (p.grid != (joined ? div_up(div_up(count, WK_SEG_REPRO_JOINED_UNIT), WK_SEG_OFFSETS_THREADS / 32)
+                          : div_up(div_up(count, p.group), warps_per_block)))
         return snprintf(why, n, "grid %u", p.grid), 0;
     return 1;
 }
@@ -349,6 +352,10 @@ int main(void)
     wk_plan_segmented_repro((size_t)1 << 20, (size_t)1 << 28, 4, 1, 132, &rp);
     wk_expect(&t, rp.long_len == 16384 && rp.piece_len == 16384 && rp.listed_grid == 528,
               "offsets over 2^28 floats: segments over 64 KiB cut into pieces of 64 KiB");
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_BATCHES, "offsets segments of 256 floats on average: batches");
+    wk_plan_segmented_repro((size_t)1 << 23, (size_t)1 << 26, 4, 1, 132, &rp);
+    wk_expect(&t, rp.shape == WK_SEG_REPRO_JOINED && rp.grid == 16384 && rp.long_len == 16384,
+              "2^23 offsets segments over 2^26 floats: joined, 128 a warp, long ones still listed");
     wk_expect(&t, wk_plan_segmented_repro(0, 5, 4, 0, 132, &rp) == -1 && wk_plan_segmented_repro(5, 5, 3, 0, 132, &rp) == -1,
               "no segments or a bad element size: refused");
     wk_expect(&t, wk_seg_vector_rows_grid((size_t)1 << 26, 1) == 131072 && wk_seg_vector_rows_grid((size_t)1 << 24, 2) == 32768 &&

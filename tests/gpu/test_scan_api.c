@@ -824,9 +824,9 @@ static void test_negative_zero(uint64_t seed)
     WK_FREE_HOST(h, got);
 }
 
-/* Prefix sums past NaNs of both signs: every output from the first NaN on
- * is the dtype's one NaN (wk_sum_nan_bits), whichever sign the additions
- * left. */
+/* Prefix sums past NaNs of both signs, with payloads: every output from the
+ * first NaN on is the dtype's one NaN (wk_sum_nan_bits), whichever sign the
+ * additions left, also where the first element is the NaN. */
 static void test_nan_bits(uint64_t seed)
 {
     const wk_dtype dtypes[] = {WK_F32, WK_F64, WK_F16, WK_BF16};
@@ -850,8 +850,9 @@ static void test_nan_bits(uint64_t seed)
                 const uint64_t r = wk_rand64(seed ^ 0x5ca4ull, d * 8 + k * 2 + (uint64_t)ex);
                 wk_generate(h, n, dtype, WK_GEN_UNIFORM, r);
                 /* A NaN of each sign in the first half, the positive one first
-                 * or second. */
-                const size_t a = (r >> 8) % (n / 2), b = (r >> 36) % (n / 2), first = a < b ? a : b;
+                 * or second; of the smaller input, the first element (where
+                 * the inclusive scan adds nothing to it). */
+                const size_t a = k == 0 ? 0 : (r >> 8) % (n / 2), b = (r >> 36) % (n / 2), first = a < b ? a : b;
                 wk_store_signed_nan(h, a, dtype, 0);
                 wk_store_signed_nan(h, b, dtype, a != b);
                 CHECK_CUDA(cudaMemcpy(d_in + off * elem, h, n * elem, cudaMemcpyHostToDevice));

@@ -19,6 +19,9 @@
  * captured into a graph: it must be one kernel launch and give the same
  * bits.
  *
+ * NaN: every float sum and prefix sum that is NaN is stored as the dtype's
+ * one NaN, input NaNs with payloads at segments' starts among them.
+ *
  * Contract: bad arguments return their status with a message, launch
  * nothing and leave memory as it was; count = 0 succeeds and launches
  * nothing, even with NULL pointers; calls back to back on one stream.
@@ -1144,6 +1147,87 @@ static void test_overflow_same_bits(void)
     WK_FREE_HOST(h_off, h_ov, h_in, h_all, h_tail);
 }
 
+/* Every float sum and prefix sum that is NaN is stored as the dtype's one
+ * NaN, also where an input NaN with a payload is a segment's first element
+ * (where the inclusive scan's -0.0 start adds nothing): rows of 1 to 70000
+ * elements and shuffled-length offsets with one segment of 10^5, NaNs of
+ * both signs planted at segments' first, second and middle elements. The
+ * reduce's NaN results are the segments that hold a NaN, the scans' from
+ * the first NaN of a segment on (the exclusive scan's one later). */
+static void test_nan_payloads(void)
+{
+    static const wk_dtype dtypes[] = {WK_F32, WK_F64, WK_F16, WK_BF16};
+    static const size_t row_sizes[] = {1, 2, 3, 32, 33, 1000, 70000};
+    enum { N = 210000, MAX_SEGS = N, LAYOUTS = 8 };
+    unsigned char *h_in = malloc((N + 3) * 8), *h_out = malloc(N * 8);
+    int64_t *h_begin = malloc(MAX_SEGS * sizeof *h_begin), *h_end = malloc(MAX_SEGS * sizeof *h_end);
+    need(h_in && h_out && h_begin && h_end, "the NaN payload case's buffers");
+    unsigned char *d_in, *d_out;
+    int64_t *d_begin, *d_end;
+    CHECK_CUDA(cudaMalloc((void **)&d_in, (N + 3) * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, (N + 3) * 8));
+    CHECK_CUDA(cudaMalloc((void **)&d_begin, MAX_SEGS * sizeof *h_begin));
+    CHECK_CUDA(cudaMalloc((void **)&d_end, MAX_SEGS * sizeof *h_end));
+    /* The offsets layout: lengths 0 to 40, one of 10^5 after the first
+     * thousand segments, up to N elements. */
+    size_t offset_segs = 0;
+    for (size_t at = 0; at < N; ++offset_segs) {
+        size_t len = offset_segs == 1000 ? 100000 : (size_t)(wk_rand64(seed ^ 0x9a1dull, offset_segs) % 41);
+        len = len < N - at ? len : N - at;
+        h_begin[offset_segs] = (int64_t)at;
+        h_end[offset_segs] = (int64_t)(at + len);
+        at += len;
+    }
+    CHECK_CUDA(cudaMemcpy(d_begin, h_begin, offset_segs * sizeof *h_begin, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d_end, h_end, offset_segs * sizeof *h_end, cudaMemcpyHostToDevice));
+    for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
+        const wk_dtype dtype = dtypes[d];
+        const size_t elem = wk_dtype_size(dtype);
+        for (size_t k = 0; k < LAYOUTS; ++k) {
+            const int offsets = k == LAYOUTS - 1;
+            const size_t size = offsets ? 0 : row_sizes[k];
+            const size_t count = offsets ? offset_segs : N / size;
+            const wk_segments segs = offsets ? (wk_segments){offset_segs, N, 0, d_begin, d_end}
+                                             : (wk_segments){count, size, 0, NULL, NULL};
+            const size_t off = (d + k) % 4;
+            wk_generate(h_in, N, dtype, WK_GEN_UNIFORM, wk_rand64(seed ^ 0x7a71ull, d * LAYOUTS + k));
+            /* Each segment's first NaN, relative to its start (len: none). */
+            size_t want[3] = {0, 0, 0};
+            for (size_t g = 0; g < count; ++g) {
+                const size_t b = offsets ? (size_t)h_begin[g] : g * size;
+                const size_t len = offsets ? (size_t)(h_end[g] - h_begin[g]) : size;
+                const size_t at = g % 3 == 0 ? 0 : g % 3 == 1 ? 1 : len / 2;
+                if (at >= len)
+                    continue;
+                wk_store_signed_nan(h_in, b + at, dtype, (int)(g / 3 % 2));
+                want[FN_REDUCE] += 1;
+                want[FN_INCLUSIVE] += len - at;
+                want[FN_EXCLUSIVE] += len - at - 1;
+            }
+            const size_t extent = offsets ? N : count * size;
+            CHECK_CUDA(cudaMemcpy(d_in + off * elem, h_in, N * elem, cudaMemcpyHostToDevice));
+            for (int fn = FN_REDUCE; fn <= FN_EXCLUSIVE; ++fn) {
+                const size_t outs = fn == FN_REDUCE ? count : extent;
+                CHECK_CUDA(cudaMemset(d_out, POISON, (N + 3) * 8));
+                seg_call c = make_call(d_in + off * elem, fn == FN_REDUCE ? d_out : d_out + off * elem, &segs,
+                                       dtype, WK_SUM);
+                c.fn = fn;
+                snprintf(current_call, sizeof current_call, "%s sum %s over %s%zu with NaN payloads, input +%zu",
+                         wk_dtype_name(dtype), fn_name(fn), offsets ? "offsets, " : "rows of ",
+                         offsets ? offset_segs : size, off);
+                const wk_status st = run_call(&c, stream);
+                copy_to_host(h_out, c.out, outs * elem);
+                size_t nans = 0, stray = wk_stray_nans(h_out, outs, dtype, &nans);
+                wk_checkf(&tally, st == WK_SUCCESS && nans == want[fn] && stray == 0,
+                          "%s: %s, %zu NaN results (want %zu), %zu not 0x%llx", current_call, wk_status_string(st),
+                          nans, want[fn], stray, (unsigned long long)wk_sum_nan_bits(dtype));
+            }
+        }
+    }
+    WK_FREE_DEVICE(d_in, d_out, d_begin, d_end);
+    WK_FREE_HOST(h_in, h_out, h_begin, h_end);
+}
+
 /* --------------------------------------------------- over 2^31 elements */
 
 /* A layout given by hand (not from the list): every call runs. */
@@ -1232,6 +1316,8 @@ int main(void)
     }
     if (level == WK_LEVEL_DEFAULT)
         test_overflow_same_bits();
+    if (level != WK_LEVEL_LARGE)
+        test_nan_payloads();
     test_values();
     free_buffers();
     if (level == WK_LEVEL_LARGE)

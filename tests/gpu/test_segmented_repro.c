@@ -29,14 +29,9 @@ static uint64_t seed;
 static unsigned char *d_in, *d_out, *d_one;
 static int64_t *d_begin, *d_end;
 
-/* A value of the dtype from draw r: mostly of moderate size, some far up or
- * down the exponent range, so that segments need different top bins. */
-static void value_of(wk_dtype dtype, uint64_t r, void *slot)
+/* Stores x as the float dtype (rounded). */
+static void store_as(wk_dtype dtype, double x, void *slot)
 {
-    double u = (double)(r >> 11) * 0x1p-53 * 2.0 - 1.0;
-    int spread = (int)((r >> 3) % 16);
-    double scale = spread == 0 ? ldexp(1.0, (int)(r % 200) - 100) : spread == 1 ? ldexp(1.0, -(int)(r % 60)) : 1.0;
-    double x = u * scale;
     switch (dtype) {
     case WK_F64: memcpy(slot, &x, 8); break;
     case WK_F32: { float f = (float)x; memcpy(slot, &f, 4); break; }
@@ -45,16 +40,21 @@ static void value_of(wk_dtype dtype, uint64_t r, void *slot)
     }
 }
 
+/* A value of the dtype from draw r: mostly of moderate size, some far up or
+ * down the exponent range, so that segments need different top bins. With
+ * `moderate`, always in [-1, 1). */
+static void value_of(wk_dtype dtype, uint64_t r, void *slot, int moderate)
+{
+    double u = (double)(r >> 11) * 0x1p-53 * 2.0 - 1.0;
+    int spread = moderate ? 2 : (int)((r >> 3) % 16);
+    double scale = spread == 0 ? ldexp(1.0, (int)(r % 200) - 100) : spread == 1 ? ldexp(1.0, -(int)(r % 60)) : 1.0;
+    store_as(dtype, u * scale, slot);
+}
+
 /* Writes a special value (kind 0: NaN, 1: +inf, 2: -inf, 3: -0.0). */
 static void special_of(wk_dtype dtype, int kind, void *slot)
 {
-    double x = kind == 0 ? NAN : kind == 1 ? INFINITY : kind == 2 ? -INFINITY : -0.0;
-    switch (dtype) {
-    case WK_F64: memcpy(slot, &x, 8); break;
-    case WK_F32: { float f = (float)x; memcpy(slot, &f, 4); break; }
-    case WK_F16: { uint16_t h = wk_float_to_half((float)x); memcpy(slot, &h, 2); break; }
-    default: { uint16_t h = wk_float_to_bf16((float)x); memcpy(slot, &h, 2); break; }
-    }
+    store_as(dtype, kind == 0 ? NAN : kind == 1 ? INFINITY : kind == 2 ? -INFINITY : -0.0, slot);
 }
 
 /* Segments checked against a call of their own on the GPU: every long one
@@ -162,7 +162,7 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
             int32_t v = (int32_t)wk_rand64(s, i);
             memcpy(h_in + i * elem, &v, 4);
         } else {
-            value_of(dtype, wk_rand64(s, i), h_in + i * elem);
+            value_of(dtype, wk_rand64(s, i), h_in + i * elem, 0);
         }
     }
     if (dtype != WK_I32) {
@@ -230,6 +230,42 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
     }
     wk_segments over = {overlapping, n, 0, d_begin, d_end};
     compare("offsets, long and overlapping", dtype, h_in, n, &over, h_begin, h_end);
+
+    /* Offsets end to end (a CSR layout), mostly short, over values of
+     * moderate size, so that f32 batches take the joined shape: in the
+     * second half whole units of 128 segments prove exact; in the first, a
+     * value far down the exponent range every 50th segment, an infinity
+     * every 300th and a NaN every 400th make many batches of 32 fail the
+     * proof and go segment by segment. Empty segments, segments of nothing
+     * but -0.0 and one long one (listed and cut) throughout. */
+    size_t at = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint64_t r = wk_rand64(s ^ 0xc5a0ull, i);
+        size_t len = r % 9 == 0 ? 0 : (size_t)((r >> 8) % (r % 7 == 0 ? 200 : 17));
+        if (i == 5000)
+            len = 70000;
+        if (at + len > n)
+            len = 0;
+        h_begin[i] = (int64_t)at;
+        h_end[i] = (int64_t)(at + len);
+        if (dtype != WK_I32) {
+            for (size_t k = at; k < at + len; ++k)
+                value_of(dtype, wk_rand64(s ^ 0xc5a1ull, k), h_in + k * elem, 1);
+            const int first_half = i < count / 2;
+            if (len > 0 && i % 60 == 3)
+                for (size_t k = at; k < at + len; ++k)
+                    special_of(dtype, 3, h_in + k * elem);
+            else if (len > 0 && first_half && i % 400 == 13)
+                special_of(dtype, 0, h_in + (at + len / 2) * elem);
+            else if (len > 0 && first_half && i % 300 == 11)
+                special_of(dtype, 1, h_in + (at + len - 1) * elem);
+            else if (len > 0 && first_half && i % 50 == 7)
+                store_as(dtype, ldexp(1.0 + (double)(r % 1000) / 1000.0, -60), h_in + at * elem);
+        }
+        at += len;
+    }
+    wk_segments csr = {count, at, 0, d_begin, d_end};
+    compare("offsets end to end", dtype, h_in, at, &csr, h_begin, h_end);
 }
 
 int main(void)

@@ -32,6 +32,7 @@ extern "C" {
 #define WK_SEG_REPRO_PIECE_BYTES (32u << 10) /* and the shortest piece of a segment cut over warps */
 #define WK_SEG_REPRO_LONG_BYTES (64u << 10)  /* offsets: a longer segment is cut into pieces */
 #define WK_SEG_REPRO_EXACT_LEN 4096          /* longest f32 segment a warp first tries in a double */
+#define WK_SEG_REPRO_JOINED_UNIT 128         /* f32 offsets segments a warp first tries joined */
 
 /* The shapes, by segment length (rows and uniform layouts):
  *  - tiny:    a thread per row, rows of at most 32 bytes;
@@ -58,7 +59,11 @@ extern "C" {
  *             rounded a lane each;
  *  - repro pieces: the reproducible sum of few long rows, a warp per piece
  *             of `piece_len` elements, `pieces` per row; the last warp of a
- *             row to finish combines its pieces' partials and rounds.
+ *             row to finish combines its pieces' partials and rounds;
+ *  - repro joined: the reproducible sum of short f32 offsets segments: a
+ *             warp per 128 segments, folded at once in a double where they
+ *             lie end to end and prove exact (the offsets reduce's joined
+ *             batches), else batch by batch as repro batches does.
  * The reduce's grids cover the work once, a few kilobytes per block: blocks
  * that start in order read the input as a moving window, which streams
  * faster than a persistent grid (docs/segmented.md). */
@@ -71,7 +76,8 @@ typedef enum wk_seg_shape {
     WK_SEG_JOINED = 5,
     WK_SEG_REPRO_BATCHES = 6,
     WK_SEG_REPRO_PIECES = 7,
-    WK_SEG_REPRO_TINY = 8
+    WK_SEG_REPRO_TINY = 8,
+    WK_SEG_REPRO_JOINED = 9
 } wk_seg_shape;
 
 typedef struct wk_seg_plan {
@@ -138,7 +144,9 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
  * a segment alone up to WK_SEG_REPRO_LANE_BYTES, and rows up to
  * WK_SEG_REPRO_LANE_ROW_BYTES when there are enough of them to fill the
  * device 32 a warp. Offsets segments over 64 KiB (more on inputs over
- * 1 GiB) are listed and cut. Returns 0, or -1 for bad arguments. */
+ * 1 GiB) are listed and cut. Short f32 offsets segments (4-byte elements,
+ * a mean within WK_SEG_REPRO_LANE_BYTES) take the joined shape. Returns 0,
+ * or -1 for bad arguments. */
 int wk_plan_segmented_repro(size_t count, size_t size, size_t elem_size, int offsets, int sm_count,
                             wk_seg_plan *plan);
 
