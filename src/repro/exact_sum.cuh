@@ -91,8 +91,9 @@ struct exact_reducer {
     static __device__ double element(float x, long long) { return (double)x; }
     static __device__ double combine(double a, double b) { return a + b; }
     static __device__ void store_result(void *out, double p) { *static_cast<float *>(out) = __double2float_rn(p); }
-    /* Every lane calls it with its run of the span; the warp's answer. */
-    static __device__ bool span_proven(const float *x, int len, long long longest)
+    /* Every lane calls it with its run of the span and the batch's longest
+     * segment; the answer is the warp's. */
+    static __device__ bool span_proven(const float *x, int len, unsigned longest)
     {
         exact_sum s;
         exact_start(s);

@@ -166,11 +166,13 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
     wait_copies();
     __syncwarp();
     if constexpr (proves_span<R>::value) {
-        long long longest = 0;
+        /* The batch's longest segment (within the span, so below 2^31). */
+        unsigned longest = 0;
 #pragma unroll
         for (int k = 0; k < K; ++k)
-            if (lane + 32 * k < nvalid && hi[k] - lo[k] > longest)
-                longest = hi[k] - lo[k];
+            if (lane + 32 * k < nvalid && (unsigned)(hi[k] - lo[k]) > longest)
+                longest = (unsigned)(hi[k] - lo[k]);
+        longest = __reduce_max_sync(full_mask, longest);
         if (!R::span_proven(reinterpret_cast<const S *>(st.data) + off + q0, len, longest))
             return false;
     }

@@ -233,11 +233,13 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
 
     /* Offsets end to end (a CSR layout), of power-law lengths, over values of
      * moderate size, so that f32 batches take the joined shape: in the
-     * second half whole units of 128 segments prove exact; in the first, a
+     * second half many units of 128 segments prove exact; in the first, a
      * value far down the exponent range every 50th segment, an infinity
      * every 300th and a NaN every 400th make many batches of 32 fail the
-     * proof and go segment by segment. Empty segments, segments of nothing
-     * but -0.0 and one long one (listed and cut) throughout. */
+     * proof and go segment by segment; in the second, a value 2^22 below
+     * the others every 37th segment leaves batches at the proof's edge,
+     * where the longest segment decides. Empty segments, segments of
+     * nothing but -0.0 and one long one (listed and cut) throughout. */
     size_t at = 0;
     for (size_t i = 0; i < count; ++i) {
         const uint64_t r = wk_rand64(s ^ 0xc5a0ull, i);
@@ -264,6 +266,8 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
                 special_of(dtype, 1, h_in + (at + len - 1) * elem);
             else if (len > 0 && first_half && i % 50 == 7)
                 store_as(dtype, ldexp(1.0 + (double)(r % 1000) / 1000.0, -60), h_in + at * elem);
+            else if (len > 0 && !first_half && i % 37 == 5)
+                store_as(dtype, ldexp(1.0 + (double)(r % 1000) / 1000.0, -22), h_in + at * elem);
         }
         at += len;
     }
