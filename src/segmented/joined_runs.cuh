@@ -173,8 +173,10 @@ __device__ inline bool reduce_joined(const typename R::storage *__restrict__ in,
             if (lane + 32 * k < nvalid && (unsigned)(hi[k] - lo[k]) > longest)
                 longest = (unsigned)(hi[k] - lo[k]);
         longest = __reduce_max_sync(full_mask, longest);
-        if (!R::span_proven(reinterpret_cast<const S *>(st.data) + off + q0, len, longest))
+        if (!R::span_proven(reinterpret_cast<const S *>(st.data) + off + q0, len, longest)) {
+            __syncwarp(); /* the stage is read before the next batch copies into it */
             return false;
+        }
     }
 
     /* The fold: a segment's partial goes to the table where it ends. The
