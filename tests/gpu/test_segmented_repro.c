@@ -238,8 +238,9 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
      * every 300th and a NaN every 400th make many batches of 32 fail the
      * proof and go segment by segment; in the second, a value 2^22 below
      * the others every 37th segment leaves batches at the proof's edge,
-     * where the longest segment decides. Empty segments, segments of
-     * nothing but -0.0 and one long one (listed and cut) throughout. */
+     * where the longest segment decides, and every 997th segment sums past
+     * the dtype's range. Empty segments, segments of nothing but -0.0 and
+     * one long one (listed and cut) throughout. */
     size_t at = 0;
     for (size_t i = 0; i < count; ++i) {
         const uint64_t r = wk_rand64(s ^ 0xc5a0ull, i);
@@ -268,11 +269,31 @@ static void run_dtype(wk_dtype dtype, unsigned char *h_in, int64_t *h_begin, int
                 store_as(dtype, ldexp(1.0 + (double)(r % 1000) / 1000.0, -60), h_in + at * elem);
             else if (len > 0 && !first_half && i % 37 == 5)
                 store_as(dtype, ldexp(1.0 + (double)(r % 1000) / 1000.0, -22), h_in + at * elem);
+            else if (len > 1 && !first_half && i % 997 == 500)
+                for (size_t k = at; k < at + len; ++k) /* past the dtype's range once summed */
+                    store_as(dtype, dtype == WK_F64 ? 1.5e308 : 3.0e38, h_in + k * elem);
         }
         at += len;
     }
     wk_segments csr = {count, at, 0, d_begin, d_end};
     compare("offsets end to end", dtype, h_in, at, &csr, h_begin, h_end);
+
+    /* The same, 45 segments fewer (a last unit of 83 and a last batch of
+     * 19), and bounds that only clamping joins: the first begins before
+     * the input, an empty segment ends 3 before it begins, the last ends
+     * past the input. Units of 128 holding them are not taken as given;
+     * their batches of 32 are, clamped. */
+    const size_t fewer = count - 45;
+    h_begin[0] = -7;
+    for (size_t i = count / 2; i < fewer; ++i)
+        if (h_end[i] == h_begin[i]) {
+            h_end[i] = h_begin[i] - 3;
+            break;
+        }
+    const int64_t last_end = h_end[fewer - 1];
+    h_end[fewer - 1] = last_end + 100;
+    wk_segments clamped = {fewer, (size_t)last_end, 0, d_begin, d_end};
+    compare("offsets end to end once clamped", dtype, h_in, (size_t)last_end, &clamped, h_begin, h_end);
 }
 
 int main(void)
