@@ -37,45 +37,43 @@ template <class E> __device__ inline bool splits_coarsely(const lane_sum &s, uin
     return !scaled && low >= wk_rp_coarse_floor(wk_rp_format_for(E::format), s.top) - 1u;
 }
 
-/* Adds N elements per lane; every lane of the warp calls it together. */
-template <class E, int N> __device__ inline void add_elements(lane_sum &s, typename E::raw (&r)[N])
+/* The round's keys: the largest magnitude key, the least coarse key less
+ * one (a zero's wrapping to the top), and the sign words into sign_and. */
+template <class E, int N>
+__device__ inline void round_keys(lane_sum &s, const typename E::raw (&r)[N], uint32_t &high, uint32_t &low)
 {
-    uint32_t high = 0, low = ~0u;
+    high = 0;
+    low = ~0u;
 #pragma unroll
     for (int i = 0; i < N; ++i) {
         high = ::max(high, E::key(r[i]));
         low = ::min(low, E::coarse_key(r[i]) - 1u);
         s.sign_and &= E::sign_word(r[i]);
     }
-    /* The common case takes one vote: the top holds every element of the
-     * warp, and each of them splits coarsely. */
-    bool raise = high >= E::limit(s.top), coarse = splits_coarsely<E>(s, low);
-    if (__any_sync(all_lanes, raise || !coarse)) {
-        if (__any_sync(all_lanes, raise)) {
-            /* Rare: infinities and NaN become flags and zeros (keys above any
-             * floor before, zero now), then the warp takes the top its
-             * largest finite element needs. */
-            high = 0;
+}
+
+/* Infinities and NaN become flags and zeros (keys above any floor before,
+ * zero now); returns the largest finite key. */
+template <class E, int N> __device__ inline uint32_t flag_specials(lane_sum &s, typename E::raw (&r)[N])
+{
+    uint32_t high = 0;
 #pragma unroll
-            for (int i = 0; i < N; ++i) {
-                uint32_t k = E::key(r[i]);
-                if (k >= E::special) {
-                    s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
-                    r[i] = E::filler;
-                } else {
-                    high = ::max(high, k);
-                }
-            }
-            int needed = high ? E::top_for(high) : WK_RP_LOWEST;
-            int top = ::max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
-            if (top != s.top) {
-                wk_rp_work_raise(&s.work, s.top, top);
-                s.top = top;
-            }
-            coarse = splits_coarsely<E>(s, low);
+    for (int i = 0; i < N; ++i) {
+        uint32_t k = E::key(r[i]);
+        if (k >= E::special) {
+            s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
+            r[i] = E::filler;
+        } else {
+            high = ::max(high, k);
         }
-        coarse = __all_sync(all_lanes, coarse);
     }
+    return high;
+}
+
+/* Splits the elements into the bins under the current top: coarsely (bin 2
+ * takes nothing) or in full. */
+template <class E, int N> __device__ inline void deposit(lane_sum &s, const typename E::raw (&r)[N], bool coarse)
+{
     if (coarse) {
 #pragma unroll
         for (int i = 0; i < N; ++i)
@@ -95,60 +93,69 @@ template <class E, int N> __device__ inline void add_elements(lane_sum &s, typen
     wk_rp_renormalize(&s.work, WK_RP_FOLD);
 }
 
+/* Adds N elements per lane; every lane of the warp calls it together. */
+template <class E, int N> __device__ inline void add_elements(lane_sum &s, typename E::raw (&r)[N])
+{
+    uint32_t high, low;
+    round_keys<E>(s, r, high, low);
+    /* The common case takes one vote: the top holds every element of the
+     * warp, and each of them splits coarsely. */
+    bool raise = high >= E::limit(s.top), coarse = splits_coarsely<E>(s, low);
+    if (__any_sync(all_lanes, raise || !coarse)) {
+        if (__any_sync(all_lanes, raise)) {
+            /* Rare: the warp takes the top its largest finite element needs. */
+            high = flag_specials<E>(s, r);
+            int needed = high ? E::top_for(high) : WK_RP_LOWEST;
+            int top = ::max(s.top, (int)__reduce_max_sync(all_lanes, (unsigned)needed));
+            if (top != s.top) {
+                wk_rp_work_raise(&s.work, s.top, top);
+                s.top = top;
+            }
+            coarse = splits_coarsely<E>(s, low);
+        }
+        coarse = __all_sync(all_lanes, coarse);
+    }
+    deposit<E>(s, r, coarse);
+}
+
 /* Adds N elements to this lane's own sum: the same split as add_elements,
  * with a top of the lane's own and no warp vote, so that the lanes of a warp
  * may sum different segments (a lane raises its top alone). */
 template <class E, int N> __device__ inline void add_own_elements(lane_sum &s, typename E::raw (&r)[N])
 {
-    uint32_t high = 0, low = ~0u;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        high = ::max(high, E::key(r[i]));
-        low = ::min(low, E::coarse_key(r[i]) - 1u);
-        s.sign_and &= E::sign_word(r[i]);
-    }
+    uint32_t high, low;
+    round_keys<E>(s, r, high, low);
     if (high >= E::limit(s.top)) {
-        high = 0;
-#pragma unroll
-        for (int i = 0; i < N; ++i) {
-            uint32_t k = E::key(r[i]);
-            if (k >= E::special) {
-                s.flags |= E::is_nan(r[i]) ? WK_RP_NAN : E::negative(r[i]) ? WK_RP_NEG_INF : WK_RP_POS_INF;
-                r[i] = E::filler;
-            } else {
-                high = ::max(high, k);
-            }
-        }
+        high = flag_specials<E>(s, r);
         const int needed = high ? E::top_for(high) : WK_RP_LOWEST;
         if (needed > s.top) {
             wk_rp_work_raise(&s.work, s.top, needed);
             s.top = needed;
         }
     }
-    if (splits_coarsely<E>(s, low)) {
-#pragma unroll
-        for (int i = 0; i < N; ++i)
-            wk_rp_deposit_coarse(&s.work, E::value(r[i]));
-        wk_rp_renormalize(&s.work, 2);
-        return;
-    }
-    if (E::format == 8 && s.top >= WK_RP_SCALED) {
-#pragma unroll
-        for (int i = 0; i < N; ++i)
-            wk_rp_deposit_scaled(&s.work, s.top, E::value(r[i]));
-    } else {
-#pragma unroll
-        for (int i = 0; i < N; ++i)
-            wk_rp_deposit(&s.work, s.top, E::value(r[i]));
-    }
-    wk_rp_renormalize(&s.work, WK_RP_FOLD);
+    deposit<E>(s, r, splits_coarsely<E>(s, low));
 }
 
-/* Adds loaded vectors, the missing ones as fillers, in calls of at most 16
- * elements (8 of a 16-bit dtype): more would not fit in the registers beside
- * the loads. */
-template <class E, int Unroll, bool Own = false>
-__device__ inline void add_loaded(lane_sum &s, const uint4 (&v)[Unroll], const bool (&present)[Unroll])
+/* Loads this lane's vectors body[first + u * stride], u < Unroll: those
+ * below nvec are present, the others zero. Every load is issued before any
+ * is used. */
+template <int Unroll>
+__device__ inline void load_vectors(const uint4 *body, size_t first, size_t stride, size_t nvec, uint4 (&v)[Unroll],
+                                    bool (&present)[Unroll])
+{
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+        size_t i = first + (size_t)u * stride;
+        present[u] = i < nvec;
+        v[u] = present[u] ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
+    }
+}
+
+/* Hands the elements of loaded vectors, the missing ones as fillers, to
+ * add(r) in calls of at most 16 elements (8 of a 16-bit dtype): more would
+ * not fit in the registers beside the loads. */
+template <class E, int Unroll, class Add>
+__device__ inline void for_each_batch(const uint4 (&v)[Unroll], const bool (&present)[Unroll], Add &&add)
 {
     constexpr int per = E::per_vector;
     constexpr int batch = per >= 8 ? 1 : 16 / per < Unroll ? 16 / per : Unroll; /* vectors a call */
@@ -161,27 +168,25 @@ __device__ inline void add_loaded(lane_sum &s, const uint4 (&v)[Unroll], const b
 #pragma unroll
             for (int i = 0; i < per; ++i)
                 r[u * per + i] = present[b + u] ? E::from_words(v[b + u], i) : E::filler;
-        if constexpr (Own)
-            add_own_elements<E>(s, r);
-        else
-            add_elements<E>(s, r);
+        add(r);
     }
 }
 
-/* Adds this lane's 16-byte vectors: Unroll of them, each present or not
- * (Own: to the lane's own sum). */
-template <class E, int Unroll, bool Own = false>
+/* Adds loaded vectors to the warp's sum. */
+template <class E, int Unroll>
+__device__ inline void add_loaded(lane_sum &s, const uint4 (&v)[Unroll], const bool (&present)[Unroll])
+{
+    for_each_batch<E>(v, present, [&](auto &r) { add_elements<E>(s, r); });
+}
+
+/* Adds this lane's 16-byte vectors: Unroll of them, each present or not. */
+template <class E, int Unroll>
 __device__ inline void add_vectors(lane_sum &s, const uint4 *body, size_t first, size_t stride, size_t nvec)
 {
     uint4 v[Unroll];
     bool present[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) {
-        size_t i = first + (size_t)u * stride;
-        present[u] = i < nvec;
-        v[u] = present[u] ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
-    }
-    add_loaded<E, Unroll, Own>(s, v, present);
+    load_vectors(body, first, stride, nvec, v, present);
+    add_loaded<E, Unroll>(s, v, present);
 }
 
 /* The same with every vector present: the steady state. */

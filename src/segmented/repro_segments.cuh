@@ -95,32 +95,17 @@ struct double_sum {
 
 /* ------------------------------------------------- reading a segment */
 
-/* One round of 16-byte vectors, body[first + u * stride] for u < Unroll
- * (those below nvec; the others as fillers), all loaded before any is
- * added, and added 16 elements a call at most (8 of a 16-bit dtype). */
+/* One round of 16-byte vectors, body[first + u * stride] for u <
+ * WK_SEG_UNROLL (those below nvec; the others as fillers), all loaded
+ * before any is added, and added 16 elements a call at most (8 of a 16-bit
+ * dtype). */
 template <class E, class Sum>
 __device__ inline void add_round(Sum &sum, const uint4 *body, size_t first, size_t stride, size_t nvec)
 {
-    constexpr int U = WK_SEG_UNROLL, per = E::per_vector;
-    constexpr int batch = per >= 8 ? 1 : 16 / per < U ? 16 / per : U;
-    uint4 v[U];
-    bool present[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-        const size_t i = first + (size_t)u * stride;
-        present[u] = i < nvec;
-        v[u] = present[u] ? __ldg(body + i) : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int b = 0; b < U; b += batch) {
-        typename E::raw r[batch * per];
-#pragma unroll
-        for (int u = 0; u < batch; ++u)
-#pragma unroll
-            for (int i = 0; i < per; ++i)
-                r[u * per + i] = present[b + u] ? E::from_words(v[b + u], i) : E::filler;
-        sum.add(r);
-    }
+    uint4 v[WK_SEG_UNROLL];
+    bool present[WK_SEG_UNROLL];
+    repro::load_vectors(body, first, stride, nvec, v, present);
+    repro::for_each_batch<E>(v, present, [&](auto &r) { sum.add(r); });
 }
 
 /* The elements before in[lo .. hi)'s first 16-byte boundary. */
