@@ -38,7 +38,18 @@ __device__ inline double canonical_nan_sum(double x)
 {
     return x != x ? __longlong_as_double(0x7ff8000000000000ll) : x;
 }
-__device__ inline float canonical_nan_sum(float x) { return x != x ? __int_as_float(0x7fffffff) : x; }
+/* min.NaN against +inf returns x, or the canonical NaN 0x7fffffff for any
+ * NaN: one instruction where the compare and select take two. */
+__device__ inline float canonical_nan_sum(float x)
+{
+#if __CUDA_ARCH__ >= 800
+    float y;
+    asm("min.NaN.f32 %0, %1, 0f7F800000;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return x != x ? __int_as_float(0x7fffffff) : x;
+#endif
+}
 template <class S, class Op, class A> __device__ inline S stored_result(A x) { return from_acc<S>(x); }
 template <> __device__ inline double stored_result<double, sum, double>(double x) { return canonical_nan_sum(x); }
 template <> __device__ inline float stored_result<float, sum, float>(float x) { return canonical_nan_sum(x); }
