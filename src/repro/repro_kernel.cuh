@@ -128,10 +128,21 @@ __device__ inline wk_rp lane_partial(const lane_sum &s, uint32_t sign_mask)
 #pragma unroll
     for (int m = 16; m >= 1; m >>= 1)
 #pragma unroll
-        for (int k = 0; k < WK_RP_FOLD; ++k) {
-            p.hi[k] += __shfl_xor_sync(all_lanes, (long long)p.hi[k], m);
+        for (int k = 0; k < WK_RP_FOLD; ++k)
             p.lo[k] += __shfl_xor_sync(all_lanes, (long long)p.lo[k], m);
-        }
+    /* Carries come only after about 2^10 elements a lane: most warps skip
+     * half the shuffles. */
+    int64_t carried = 0;
+#pragma unroll
+    for (int k = 0; k < WK_RP_FOLD; ++k)
+        carried |= p.hi[k];
+    if (__any_sync(all_lanes, carried != 0)) {
+#pragma unroll
+        for (int m = 16; m >= 1; m >>= 1)
+#pragma unroll
+            for (int k = 0; k < WK_RP_FOLD; ++k)
+                p.hi[k] += __shfl_xor_sync(all_lanes, (long long)p.hi[k], m);
+    }
     uint32_t flags = __reduce_or_sync(all_lanes, s.flags);
     uint32_t signs = __reduce_and_sync(all_lanes, s.sign_and);
     /* Some element had its sign clear unless every sign bit stayed set. */
