@@ -61,7 +61,7 @@ static wk_status run_repro(wk_context *ctx, const void *d_in, void *d_out, size_
     if (wk_plan_reduce(address, n, elem, ctx->sm_count, &l.plan) != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     l.plan.block = WK_REPRO_THREADS;
-    l.plan.grid = wk_repro_grid(l.plan.nvec, ctx->sm_count);
+    l.plan.grid = wk_repro_grid(l.plan.nvec, elem, ctx->sm_count);
     if (forced) {
         unsigned cap = (unsigned)ctx->sm_count * WK_REPRO_BLOCKS_PER_SM;
         if (forced->threads != WK_REPRO_THREADS && forced->threads != WK_REPRO_TEST_THREADS)

@@ -248,10 +248,17 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
         p = warp_sum_aligned(p, (int)gridDim.x);
         wk_rp_normalize(&p);
     } else {
+        /* Two partials a thread in flight at once: a grid of up to twice
+         * the block's threads waits for one read from L2, not two. */
         wk_rp_clear(&p);
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += Threads) {
-            wk_rp other = load_partial(partials + b);
-            wk_rp_combine(&p, &other);
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += 2 * Threads) {
+            wk_rp first = load_partial(partials + b), second;
+            if (b + Threads < gridDim.x)
+                second = load_partial(partials + b + Threads);
+            else
+                wk_rp_clear(&second);
+            wk_rp_combine(&p, &first);
+            wk_rp_combine(&p, &second);
         }
         p = block_combine<Threads>(p, slots, tops, false);
     }

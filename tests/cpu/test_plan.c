@@ -128,16 +128,25 @@ int main(void)
     wk_expect(&t, wk_reduce_plan_depth(&huge) >= 16 * WK_TILES_VECTORS * 4, "tiles: depth covers each thread's tiles");
 
     /* The reproducible sum's grid: a block per round of loads, one per SM
-     * up to WK_REPRO_SPREAD_ROUNDS rounds a thread, then four per SM. */
+     * up to WK_REPRO_SPREAD_ROUNDS rounds a thread for f64 and
+     * WK_REPRO_SPREAD_ROUNDS_NARROW for f32 (and narrower), then four per SM. */
     const size_t round = (size_t)WK_REPRO_THREADS * WK_REPRO_UNROLL;
-    wk_expect(&t, wk_repro_grid(0, 132) == 1 && wk_repro_grid(1, 132) == 1, "repro: an empty or tiny body, one block");
-    wk_expect(&t, wk_repro_grid(64 * round, 132) == 64, "repro: 64 rounds of loads, 64 blocks");
-    wk_expect(&t, wk_repro_grid(132 * round * WK_REPRO_SPREAD_ROUNDS, 132) == 132,
-              "repro: up to four rounds a thread, one block per SM");
-    wk_expect(&t, wk_repro_grid(132 * round * WK_REPRO_SPREAD_ROUNDS + 1, 132) == 132 * WK_REPRO_BLOCKS_PER_SM,
-              "repro: past that, four blocks per SM");
-    wk_expect(&t, wk_repro_grid((size_t)1 << 40, 132) == 132 * WK_REPRO_BLOCKS_PER_SM, "repro: a huge body, four per SM");
-    wk_expect(&t, wk_repro_grid(1000 * round, 0) == WK_REPRO_BLOCKS_PER_SM, "repro: no SM count, one SM's worth");
+    for (size_t elem = 2; elem <= 8; elem *= 2) {
+        const size_t spread = elem == 8 ? WK_REPRO_SPREAD_ROUNDS : WK_REPRO_SPREAD_ROUNDS_NARROW;
+        wk_expect(&t, wk_repro_grid(0, elem, 132) == 1 && wk_repro_grid(1, elem, 132) == 1,
+                  "repro: an empty or tiny body, one block");
+        wk_expect(&t, wk_repro_grid(64 * round, elem, 132) == 64, "repro: 64 rounds of loads, 64 blocks");
+        wk_expect(&t, wk_repro_grid(132 * round * spread, elem, 132) == 132,
+                  "repro: up to the spread's rounds a thread, one block per SM");
+        wk_expect(&t, wk_repro_grid(132 * round * spread + 1, elem, 132) == 132 * WK_REPRO_BLOCKS_PER_SM,
+                  "repro: past that, four blocks per SM");
+        wk_expect(&t, wk_repro_grid((size_t)1 << 40, elem, 132) == 132 * WK_REPRO_BLOCKS_PER_SM,
+                  "repro: a huge body, four per SM");
+        wk_expect(&t, wk_repro_grid(1000 * round, elem, 0) == WK_REPRO_BLOCKS_PER_SM,
+                  "repro: no SM count, one SM's worth");
+    }
+    wk_expect(&t, wk_repro_grid(132 * round * 6, 4, 132) == 132 && wk_repro_grid(132 * round * 6, 8, 132) == 528,
+              "repro: six rounds a thread, one block per SM for f32, four for f64");
 
     /* Tiles a block by the memory's datasheet rate: the H100 SXM (2619 MHz,
      * 5120 bits, 132 SMs) one, the H200 (3201 MHz, 6016 bits) four; unknown

@@ -23,6 +23,7 @@ extern "C" {
 #define WK_REPRO_TEST_UNROLL 1
 #define WK_REPRO_PARTIAL_BYTES 64
 #define WK_REPRO_SPREAD_ROUNDS 4
+#define WK_REPRO_SPREAD_ROUNDS_NARROW 8
 
 /* What a launch writes: the partial itself, or the sum rounded to a dtype
  * (the values are binned.h's format codes). */
@@ -43,10 +44,12 @@ typedef struct wk_repro_launch {
     cudaStream_t stream;
 } wk_repro_launch;
 
-/* Blocks for a body of nvec 16-byte vectors: one round of the shape's loads
- * each, capped at one block per SM up to WK_REPRO_SPREAD_ROUNDS rounds per
- * thread and at WK_REPRO_BLOCKS_PER_SM per SM above (docs/repro.md). */
-unsigned wk_repro_grid(size_t nvec, int sm_count);
+/* Blocks for a body of nvec 16-byte vectors of elem_size elements: one
+ * round of the shape's loads each, capped at one block per SM up to
+ * WK_REPRO_SPREAD_ROUNDS rounds per thread (WK_REPRO_SPREAD_ROUNDS_NARROW
+ * for elements of 4 bytes or less) and at WK_REPRO_BLOCKS_PER_SM per SM
+ * above (docs/repro.md). */
+unsigned wk_repro_grid(size_t nvec, size_t elem_size, int sm_count);
 
 /* One launcher per float dtype (the reproducible sum), in translation units generated
  * from common/dtypes.h (cmake/WarpkitKernels.cmake), and the switch that picks one. */
