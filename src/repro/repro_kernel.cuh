@@ -73,11 +73,9 @@ __device__ inline wk_rp warp_sum_aligned(wk_rp p, int count = 32)
 }
 
 /* The block's combination of its threads' partials, in thread 0. Every
- * thread calls it; with `warp_total` set each lane already holds its warp's
- * combination. The block agrees on the highest top, every partial is raised
- * to it, and the rest is integer addition. */
-template <int Threads>
-__device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops, bool warp_total)
+ * thread calls it. The block agrees on the highest top, every partial is
+ * raised to it, and the rest is integer addition. */
+template <int Threads> __device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops)
 {
     constexpr int warps = Threads / 32;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -92,8 +90,7 @@ __device__ inline wk_rp block_combine(wk_rp p, wk_rp *slots, int *tops, bool war
             top = ::max(top, tops[w]);
     }
     wk_rp_raise(&p, top);
-    if (!warp_total)
-        p = warp_sum_aligned(p);
+    p = warp_sum_aligned(p);
     if (warps > 1) {
         if (lane == 0)
             slots[warp] = p;
@@ -165,6 +162,80 @@ __device__ inline wk_rp own_partial(const lane_sum &s, uint32_t sign_mask)
     return p;
 }
 
+/* The shared memory of a block's end: each lane's bins as whole units, a
+ * column a lane, and what each warp adds up. */
+template <int Threads> struct block_end {
+    long long words[2 * WK_RP_FOLD][Threads]; /* carries, then units, by bin */
+    long long sums[2 * WK_RP_FOLD];
+    int tops[Threads / 32];
+    uint32_t flags[Threads / 32], signs[Threads / 32];
+};
+
+/* The block's canonical partial from its lanes' sums, in every thread;
+ * every thread calls it. The block agrees on the highest of its warps' tops and
+ * each lane raises its bins to it, so that the block's sum is six columns
+ * of integers: a warp adds each column, a lane a row at a time, then by
+ * shuffles. Every lane's units are below 2^52, so a column of a block's
+ * lanes stays far from overflow. The same integers as each warp's
+ * lane_partial combined, a fraction of the instructions. */
+template <int Threads> __device__ inline wk_rp block_partial(const lane_sum &s, uint32_t sign_mask, block_end<Threads> &m)
+{
+    constexpr int warps = Threads / 32, columns = 2 * WK_RP_FOLD;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const uint32_t flags = __reduce_or_sync(all_lanes, s.flags), signs = __reduce_and_sync(all_lanes, s.sign_and);
+    if (lane == 0) {
+        m.tops[warp] = s.top;
+        m.flags[warp] = flags;
+        m.signs[warp] = signs;
+    }
+    __syncthreads();
+    int top = m.tops[0];
+#pragma unroll
+    for (int w = 1; w < warps; ++w)
+        top = ::max(top, m.tops[w]);
+    wk_rp_work work = s.work;
+    if (top != s.top) /* the same in every lane of the warp */
+        wk_rp_work_raise(&work, s.top, top);
+#pragma unroll
+    for (int k = 0; k < WK_RP_FOLD; ++k) {
+        m.words[k][threadIdx.x] = work.carry[k];
+        m.words[WK_RP_FOLD + k][threadIdx.x] = wk_rp_units(work.bin[k], top - k);
+    }
+    __syncthreads();
+    for (int c = warp; c < columns; c += warps) {
+        long long v = 0;
+#pragma unroll
+        for (int i = lane; i < Threads; i += 32)
+            v += m.words[c][i];
+#pragma unroll
+        for (int d = 16; d >= 1; d >>= 1)
+            v += __shfl_xor_sync(all_lanes, v, d);
+        if (lane == 0)
+            m.sums[c] = v;
+    }
+    __syncthreads();
+    wk_rp p;
+    p.top = top;
+    p.reserved = 0;
+    uint32_t all_flags = 0, all_signs = ~0u;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+        all_flags |= m.flags[w];
+        all_signs &= m.signs[w];
+    }
+    /* Some element had its sign clear unless every sign bit stayed set. */
+    if ((all_signs & sign_mask) != sign_mask)
+        all_flags |= WK_RP_NONNEGATIVE;
+    p.flags = all_flags;
+#pragma unroll
+    for (int k = 0; k < WK_RP_FOLD; ++k) {
+        p.hi[k] = m.sums[k];
+        p.lo[k] = m.sums[WK_RP_FOLD + k];
+    }
+    wk_rp_normalize(&p);
+    return p;
+}
+
 /* Writes the rounded sum (format != 0) or the partial itself (format 0). */
 __device__ inline void write_result(void *out, wk_rp p, int format, bool nonempty)
 {
@@ -191,6 +262,7 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
 {
     __shared__ wk_rp slots[Threads / 32];
     __shared__ int tops[Threads / 32];
+    __shared__ block_end<Threads> end;
     __shared__ bool last_block;
     wait_for_previous_kernel();
 
@@ -226,8 +298,7 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
 
     allow_next_kernel();
 
-    wk_rp p = lane_partial(s, E::sign_mask);
-    p = block_combine<Threads>(p, slots, tops, true);
+    wk_rp p = block_partial<Threads>(s, E::sign_mask, end);
     const bool nonempty = plan.head + plan.nvec + plan.tail > 0;
     if (gridDim.x == 1) {
         if (threadIdx.x == 0)
@@ -248,19 +319,33 @@ repro_kernel(const void *in, wk_reduce_plan plan, void *out, int format, wk_rp *
         p = warp_sum_aligned(p, (int)gridDim.x);
         wk_rp_normalize(&p);
     } else {
-        /* Two partials a thread in flight at once: a grid of up to twice
-         * the block's threads waits for one read from L2, not two. */
+        /* Two partials a thread in flight at once (a grid of up to twice
+         * the block's threads waits for one read from L2), raised to the
+         * highest of their tops and added as integers; three would spill. */
+        constexpr int held = 2;
         wk_rp_clear(&p);
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += 2 * Threads) {
-            wk_rp first = load_partial(partials + b), second;
-            if (b + Threads < gridDim.x)
-                second = load_partial(partials + b + Threads);
-            else
-                wk_rp_clear(&second);
-            wk_rp_combine(&p, &first);
-            wk_rp_combine(&p, &second);
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += held * Threads) {
+            wk_rp q[held];
+#pragma unroll
+            for (int u = 0; u < held; ++u) {
+                if (b + u * Threads < gridDim.x)
+                    q[u] = load_partial(partials + b + u * Threads);
+                else
+                    wk_rp_clear(&q[u]);
+            }
+            int top = p.top;
+#pragma unroll
+            for (int u = 0; u < held; ++u)
+                top = ::max(top, q[u].top);
+            wk_rp_raise(&p, top);
+#pragma unroll
+            for (int u = 0; u < held; ++u) {
+                wk_rp_raise(&q[u], top);
+                add_aligned(p, q[u]);
+            }
+            wk_rp_normalize(&p);
         }
-        p = block_combine<Threads>(p, slots, tops, false);
+        p = block_combine<Threads>(p, slots, tops);
     }
     if (threadIdx.x == 0) {
         write_result(out, p, format, nonempty);
@@ -282,7 +367,7 @@ repro_finish_kernel(const wk_rp *partials, size_t count, void *out, int format)
         wk_rp other = load_partial(partials + b);
         wk_rp_combine(&p, &other);
     }
-    p = block_combine<Threads>(p, slots, tops, false);
+    p = block_combine<Threads>(p, slots, tops);
     if (threadIdx.x == 0)
         write_result(out, p, format, false);
 }
