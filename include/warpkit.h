@@ -379,11 +379,9 @@ wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, co
  * Reproducible segment sums: d_out[i] gets the bits wk_reduce_repro gives
  * for segment i alone (float dtypes; its error bound and NaN, infinity and
  * zero rules apply per segment; an empty segment gives +0.0). Integer
- * dtypes run wk_segmented_reduce's sum, which is exact. On `stream`: one
- * launch, two for offsets whose input is over 64 KiB (segments longer than
- * that are cut into pieces that many warps sum); rows too few to fill the
- * device are cut into pieces too. Takes the stream's workspace, as
- * wk_reduce does. d_out receives count elements of dtype.
+ * dtypes run wk_segmented_reduce's sum, which is exact. One launch on
+ * `stream`; a warp per segment, so a single very long segment runs at one
+ * warp's speed. d_out receives count elements of dtype.
  */
 wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                     wk_dtype dtype, cudaStream_t stream);
