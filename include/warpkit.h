@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define WARPKIT_VERSION_MAJOR 0
-#define WARPKIT_VERSION_MINOR 2
+#define WARPKIT_VERSION_MINOR 3
 #define WARPKIT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as wk_version_number() returns it. */
 #define WARPKIT_VERSION_NUMBER \
@@ -88,10 +88,24 @@ typedef enum wk_dtype {
     WK_F32 = 4,  /* float                                          */
     WK_F64 = 5,  /* double                                         */
     WK_F16 = 6,  /* IEEE binary16 (__half), stored as uint16_t     */
-    WK_BF16 = 7  /* bfloat16 (__nv_bfloat16), stored as uint16_t   */
+    WK_BF16 = 7, /* bfloat16 (__nv_bfloat16), stored as uint16_t   */
+    WK_BOOL = 8, /* one byte, 0 or 1 (C's _Bool, PyTorch's and
+                    NumPy's bool); since 0.3.0                     */
+    WK_U8 = 9,   /* uint8_t; since 0.3.0                          */
+    WK_I8 = 10,  /* int8_t; since 0.3.0                           */
+    WK_I16 = 11, /* int16_t; since 0.3.0                          */
+    WK_U16 = 12  /* uint16_t; since 0.3.0                         */
 } wk_dtype;
 
-#define WK_DTYPE_COUNT 8
+#define WK_DTYPE_COUNT 13
+
+/* The narrow dtypes (bool, 8- and 16-bit integers) work in every call that
+ * takes integers, with the integer rules: min, max and the bitwise ops in
+ * the dtype, sums wrapping modulo 2^bits. A bool is a number 0 or 1 there
+ * (MIN and AND are "all", true for no elements; MAX and OR are "any",
+ * false for none); a byte other than 0 or 1 gives unspecified results,
+ * never a fault. A bool sum or sum scan in bool is refused
+ * (WK_ERROR_UNSUPPORTED): count with wk_reduce_to into an integer dtype. */
 
 /* Size in bytes of one element, or 0 for an unknown dtype. */
 size_t wk_dtype_size(wk_dtype dtype);
@@ -102,6 +116,11 @@ const char *wk_dtype_name(wk_dtype dtype);
 int wk_dtype_valid(int dtype);
 /* 1 for the floating-point dtypes (f32, f64, f16, bf16), else 0. */
 int wk_dtype_is_float(wk_dtype dtype);
+/* 1 if a sum of `in` elements may be kept and written as `out` by
+ * wk_reduce_to, wk_segmented_reduce_to and the scans' _to forms: out == in (except bool), or a wider dtype that holds every
+ * value: bool, 8- and 16-bit integers into i32, u32, i64, u64; i32, u32
+ * into i64, u64; f16, bf16 into f32; f32 into f64. Since 0.3.0. */
+int wk_sum_widens(int in, int out);
 
 /* ------------------------------------------------------------------- ops */
 
@@ -137,6 +156,11 @@ typedef union wk_value {
     double f64;
     uint16_t f16;
     uint16_t bf16;
+    uint8_t b;   /* WK_BOOL: 0 or 1 */
+    uint8_t u8;
+    int8_t i8;
+    int16_t i16;
+    uint16_t u16;
 } wk_value;
 
 /* Result of WK_ARGMIN / WK_ARGMAX: the extreme value, in the input's dtype,
@@ -257,6 +281,19 @@ wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index,
                           size_t n, wk_dtype dtype, wk_op op,
                           cudaStream_t stream);
 
+/* A sum of d_in[0 .. n) of dtype `dtype`, kept and written as `out_dtype`:
+ * one element of out_dtype at d_out (aligned to its size). For the pairs
+ * that wk_sum_widens accepts; others return WK_ERROR_UNSUPPORTED. Each
+ * element is converted exactly to out_dtype, and the sum follows
+ * out_dtype's rules in wk_reduce: an integer sum wraps modulo 2^bits of
+ * out_dtype (a bool counts its ones, a signed input is sign-extended), an
+ * f16 / bf16 sum is the float accumulation wk_reduce rounds at its end,
+ * here not rounded back; f32 into f64 adds in double. Reads the input once:
+ * a u8 or bool sum reads one byte an element. out_dtype == dtype is
+ * wk_reduce's sum. One launch on `stream`, as wk_reduce. Since 0.3.0. */
+wk_status wk_reduce_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                       wk_dtype out_dtype, cudaStream_t stream);
+
 /* ---------------------------------------------------- reproducible sums */
 
 /*
@@ -375,13 +412,23 @@ typedef struct wk_segments {
 wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                               wk_dtype dtype, wk_op op, cudaStream_t stream);
 
+/* Segment sums kept and written as `out_dtype` (the pairs wk_sum_widens
+ * accepts; WK_ERROR_UNSUPPORTED for others): d_out receives count elements
+ * of out_dtype, aligned to its size, each the sum wk_reduce_to gives for
+ * its segment alone (0 for an empty one). As wk_segmented_reduce otherwise:
+ * layouts, one launch, no allocation. Since 0.3.0. */
+wk_status wk_segmented_reduce_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                 wk_dtype dtype, wk_dtype out_dtype, cudaStream_t stream);
+
 /*
  * Reproducible segment sums: d_out[i] gets the bits wk_reduce_repro gives
  * for segment i alone (float dtypes; its error bound and NaN, infinity and
  * zero rules apply per segment; an empty segment gives +0.0). Integer
- * dtypes run wk_segmented_reduce's sum, which is exact. One launch on
- * `stream`; a warp per segment, so a single very long segment runs at one
- * warp's speed. d_out receives count elements of dtype.
+ * dtypes run wk_segmented_reduce's sum, which is exact. On `stream`: one
+ * launch, two for offsets whose input is over 64 KiB (segments longer than
+ * that are cut into pieces that many warps sum); rows too few to fill the
+ * device are cut into pieces too. Takes the stream's workspace, as
+ * wk_reduce does. d_out receives count elements of dtype.
  */
 wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                     wk_dtype dtype, cudaStream_t stream);
@@ -478,6 +525,23 @@ wk_status wk_inclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out,
 
 wk_status wk_exclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
                                  wk_op op, wk_value init, const void *d_prefix, cudaStream_t stream);
+
+/* Sum scans of d_in[0 .. n) of dtype `dtype`, kept and written as
+ * `out_dtype`: d_out[0 .. n) of out_dtype (aligned to its size), for the
+ * pairs wk_sum_widens accepts (WK_ERROR_UNSUPPORTED for others). As
+ * wk_reduce_to for a sum: each element converted exactly, integer prefixes
+ * wrapping modulo 2^bits of out_dtype, f16 / bf16 prefixes kept in f32, f32
+ * ones added in double. init and *d_prefix (NULL: none, as the _from forms
+ * take it) are of out_dtype. d_out may not overlap d_in when the dtypes
+ * differ. The input is read once and each output written once: the
+ * positions of a bool mask's Trues are wk_exclusive_scan_to(mask, WK_BOOL,
+ * WK_I64). out_dtype == dtype is wk_inclusive_scan_from / wk_exclusive_scan_from
+ * with WK_SUM. One launch on `stream`; workspace and limits as the scans
+ * above, by the input's dtype. Since 0.3.0. */
+wk_status wk_inclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_dtype out_dtype, const void *d_prefix, cudaStream_t stream);
+wk_status wk_exclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_dtype out_dtype, wk_value init, const void *d_prefix, cudaStream_t stream);
 
 /* Grows the context's workspaces, and those it makes later, to cover scans
  * and selects of up to n elements of dtype at any alignment. Allocates and

@@ -4,7 +4,9 @@
  * coming first in sequence order, and `op.template identity<T>()` is the value
  * that leaves any other unchanged (used to pad partial warps and blocks).
  * Types: int, unsigned, long long, unsigned long long, float, double,
- * __half, __nv_bfloat16 (the bitwise ops: the integer types only).
+ * __half, __nv_bfloat16, and the narrow integers bool, signed char,
+ * unsigned char, short, unsigned short (the bitwise ops: the integer types
+ * only).
  *
  * min / max propagate NaN: if either operand is NaN the result is NaN
  * (which payload is not specified). They order -0.0 below +0.0, as IEEE
@@ -49,6 +51,26 @@ template <> struct limits<long long> {
 template <> struct limits<unsigned long long> {
     static __device__ unsigned long long highest() { return ULLONG_MAX; }
     static __device__ unsigned long long lowest() { return 0ull; }
+};
+template <> struct limits<bool> {
+    static __device__ bool highest() { return true; }
+    static __device__ bool lowest() { return false; }
+};
+template <> struct limits<signed char> {
+    static __device__ signed char highest() { return SCHAR_MAX; }
+    static __device__ signed char lowest() { return SCHAR_MIN; }
+};
+template <> struct limits<unsigned char> {
+    static __device__ unsigned char highest() { return UCHAR_MAX; }
+    static __device__ unsigned char lowest() { return 0; }
+};
+template <> struct limits<short> {
+    static __device__ short highest() { return SHRT_MAX; }
+    static __device__ short lowest() { return SHRT_MIN; }
+};
+template <> struct limits<unsigned short> {
+    static __device__ unsigned short highest() { return USHRT_MAX; }
+    static __device__ unsigned short lowest() { return 0; }
 };
 template <> struct limits<float> {
     static __device__ float highest() { return __int_as_float(0x7f800000); }

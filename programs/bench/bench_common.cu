@@ -297,8 +297,9 @@ int print_table(const std::vector<row> &rows, const wk_ceilings &c, int op_width
         char latest[32] = "";
         if (r.cub_latest_us >= 0)
             std::snprintf(latest, sizeof latest, "%.2f", r.cub_latest_us);
+        const std::string dtype = r.out_dtype.empty() ? r.dtype : r.dtype + ">" + r.out_dtype;
         std::printf("%-*s%-*s %-5s%*s %12zu %11.2f %11.2f%*s %8.2f %9.1f %7.1f %s\n", regime_width,
-                    any_regime ? r.regime.c_str() : "", op_width, r.op.c_str(), r.dtype.c_str(), sel_width,
+                    any_regime ? r.regime.c_str() : "", op_width, r.op.c_str(), dtype.c_str(), sel_width,
                     (r.segment_size >= 0 ? segment_label(r) : selectivity_label(r)).c_str(), r.n, r.warpkit_us, r.cub_us,
                     latest_width, latest, r.speedup, r.gbs, r.pct_of_ceiling, r.agree ? "ok" : "DIFFER");
         disagreements += !r.agree;
@@ -329,7 +330,9 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
         const row &r = rows[i];
         /* A select row names its case's selectivity and the elements its
          * input makes it keep; the other rows have neither key. */
-        char select_keys[96] = "", latest_keys[224] = "";
+        char select_keys[96] = "", latest_keys[224] = "", out_key[32] = "";
+        if (!r.out_dtype.empty())
+            std::snprintf(out_key, sizeof out_key, ", \"out_dtype\": \"%s\"", r.out_dtype.c_str());
         if (r.selectivity >= 0)
             std::snprintf(select_keys, sizeof select_keys, ", \"selectivity\": %g, \"kept\": %lld", r.selectivity,
                           r.kept);
@@ -348,10 +351,10 @@ void write_json(const char *path, const session &s, const std::vector<row> &rows
             std::snprintf(latest_keys + std::strlen(latest_keys), sizeof latest_keys - std::strlen(latest_keys),
                           ", \"cub_agree\": %s", r.cub_agree ? "true" : "false");
         std::fprintf(f,
-                     "    {\"op\": \"%s\", \"regime\": \"%s\", \"dtype\": \"%s\", \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
+                     "    {\"op\": \"%s\", \"regime\": \"%s\", \"dtype\": \"%s\"%s, \"n\": %zu%s, \"warpkit_us\": %.3f, \"cub_us\": %.3f, "
                      "\"speedup\": %.3f, \"gbs\": %.1f, \"pct_of_ceiling\": %.1f, \"agree\": %s, "
                      "\"warpkit_host_us\": %.3f, \"cub_host_us\": %.3f%s}%s\n",
-                     r.op.c_str(), r.regime.c_str(), r.dtype.c_str(), r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
+                     r.op.c_str(), r.regime.c_str(), r.dtype.c_str(), out_key, r.n, select_keys, r.warpkit_us, r.cub_us, r.speedup, r.gbs,
                      r.pct_of_ceiling, r.agree ? "true" : "false", r.warpkit_host_us, r.cub_host_us, latest_keys,
                      i + 1 < rows.size() ? "," : "");
     }

@@ -13,6 +13,8 @@
 #include "bench/cub_latest/cub_latest.h" /* the newest CUB's calls, a contender where built in */
 #endif
 
+#include <cuda_bf16.h>
+
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -47,6 +49,7 @@ constexpr int graph_calls = 64;
 /* One line of the results: the keys of the results file's "bench" list. */
 struct row {
     std::string op, dtype;
+    std::string out_dtype; /* widening sums: the result's dtype (empty elsewhere) */
     size_t n;
     double warpkit_us, cub_us, speedup, gbs, pct_of_ceiling;
     double warpkit_host_us, cub_host_us; /* enqueue time per call */
@@ -274,12 +277,17 @@ inline size_t pool_bytes(size_t max_n, size_t buffers_per_slot)
 inline size_t pool_bytes_for_slot(size_t slot_bytes) { return std::max(min_pool_bytes, slot_bytes); }
 
 /* Values a user might reduce or scan: floats in [-1, 1), integers in
- * [-1000, 1000]. Element i depends only on (seed, i). */
+ * [-1000, 1000] (cut to the width of 8- and 16-bit types), bools 0 or 1.
+ * Element i depends only on (seed, i). */
 __device__ inline uint64_t mix(uint64_t x) { return wk_splitmix64_mix(x + WK_SPLITMIX64_GAMMA); }
 template <class T> __device__ inline T draw(uint64_t r)
 {
     if constexpr (std::is_floating_point<T>::value)
         return (T)((double)(r >> 11) * 0x1p-52 - 1.0);
+    else if constexpr (std::is_same<T, __nv_bfloat16>::value)
+        return __float2bfloat16((float)((double)(r >> 11) * 0x1p-52 - 1.0));
+    else if constexpr (std::is_same<T, bool>::value)
+        return (r >> 40) & 1;
     else
         return (T)((long long)(r % 2001) - 1000);
 }

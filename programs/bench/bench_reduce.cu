@@ -10,6 +10,7 @@
 #include "bench/bench_common.cuh"
 
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 
 #include <cmath>
 #include <cstdint>
@@ -180,6 +181,67 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, const char *name, wk_d
     return wk::bench::make_row(name, dtype, n, times, (double)bytes, read_gbs, agree);
 }
 
+/* A sum kept in a wider dtype (wk_reduce_to) beside CUB's sum with an
+ * output of that dtype: DeviceReduce::Reduce adding in Out from a zero of
+ * Out, in the toolkit's CUB and the newest. The bytes read are the narrow
+ * input's. */
+template <class In, class Out>
+row bench_widening_case(wk_context *ctx, const wk::bench::pool &p, wk_dtype dtype, wk_dtype out_dtype, size_t n,
+                        int repeats, double read_gbs, cudaStream_t s, wk::bench::regime how)
+{
+    const size_t bytes = n * sizeof(In);
+    rotation rot(p, bytes, 1);
+    wk::bench::fill<In>(rot, 0x5eedull + n, s);
+    auto input = [&](long long k) { return reinterpret_cast<const In *>(rot.buffer(k, 0)); };
+    void *d_out, *d_cub, *temp = nullptr;
+    WK_BENCH_CHECK(cudaMalloc(&d_out, sizeof(Out)));
+    WK_BENCH_CHECK(cudaMalloc(&d_cub, sizeof(Out)));
+    size_t temp_bytes = 0;
+    auto cub_sum = [&](long long j) {
+        return cub::DeviceReduce::Reduce(temp, temp_bytes, input(j), static_cast<Out *>(d_cub), (int)n,
+                                         cuda::std::plus<Out>{}, Out(0), s);
+    };
+    WK_BENCH_CHECK(cub_sum(0));
+    std::vector<wk::bench::slot_call> latest_calls;
+#ifdef WK_HAVE_CUB_LATEST
+    void *latest_temp = nullptr;
+    size_t latest_bytes = 0;
+    WK_BENCH_CHECK(wk_cub_latest_sum_to(dtype, out_dtype, input(0), d_cub, n, nullptr, &latest_bytes, s));
+    WK_BENCH_CHECK(cudaMalloc(&latest_temp, latest_bytes ? latest_bytes : 1));
+    latest_calls.push_back([&](long long j) {
+        return wk_cub_latest_sum_to(dtype, out_dtype, input(j), d_cub, n, latest_temp, &latest_bytes, s) ==
+               cudaSuccess;
+    });
+#endif
+    WK_BENCH_CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
+    const wk::bench::contender_times times = wk::bench::time_contenders(
+        [&](long long j) { return wk_reduce_to(ctx, input(j), d_out, n, dtype, out_dtype, s) == WK_SUCCESS; },
+        [&](long long j) { return cub_sum(j) == cudaSuccess; }, latest_calls, repeats, s, how);
+
+    /* Both on input 0: integer sums exactly equal, float ones within the
+     * bound reduce_sum's rows use. */
+    WK_BENCH_CHECK(wk_reduce_to(ctx, input(0), d_out, n, dtype, out_dtype, s) == WK_SUCCESS ? cudaSuccess
+                                                                                            : cudaErrorUnknown);
+    WK_BENCH_CHECK(cub_sum(0));
+    Out mine, theirs;
+    WK_BENCH_CHECK(cudaMemcpyAsync(&mine, d_out, sizeof(Out), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaMemcpyAsync(&theirs, d_cub, sizeof(Out), cudaMemcpyDeviceToHost, s));
+    WK_BENCH_CHECK(cudaStreamSynchronize(s));
+    const bool agree = std::is_floating_point<Out>::value
+                           ? std::fabs((double)mine - (double)theirs) <=
+                                 (double)n * 2.0 * std::numeric_limits<Out>::epsilon()
+                           : mine == theirs;
+#ifdef WK_HAVE_CUB_LATEST
+    WK_BENCH_CHECK(cudaFree(latest_temp));
+#endif
+    WK_BENCH_CHECK(cudaFree(temp));
+    WK_BENCH_CHECK(cudaFree(d_out));
+    WK_BENCH_CHECK(cudaFree(d_cub));
+    row r = wk::bench::make_row("reduce_sum", dtype, n, times, (double)bytes, read_gbs, agree);
+    r.out_dtype = wk_dtype_name(out_dtype);
+    return r;
+}
+
 #ifdef WK_HAVE_CUB_LATEST
 /* The reproducible sum beside CUB's (the newest CUB's gpu_to_gpu sum, in
  * both CUB columns: the toolkit's CUB has none) and beside warpkit's
@@ -256,6 +318,10 @@ int run_reduces(const wk_cli_options *opts, wk::bench::session &ses)
             rep.add(bench_case<int>(ctx, p, "reduce_sum", WK_I32, WK_SUM, n, r, read, s, how));
             rep.add(bench_case<float>(ctx, p, "reduce_min", WK_F32, WK_MIN, n, r, read, s, how));
             rep.add(bench_case<float>(ctx, p, "reduce_argmax", WK_F32, WK_ARGMAX, n, r, read, s, how));
+            rep.add(bench_widening_case<uint8_t, int64_t>(ctx, p, WK_U8, WK_I64, n, r, read, s, how));
+            rep.add(bench_widening_case<bool, int64_t>(ctx, p, WK_BOOL, WK_I64, n, r, read, s, how));
+            rep.add(bench_widening_case<int32_t, int64_t>(ctx, p, WK_I32, WK_I64, n, r, read, s, how));
+            rep.add(bench_widening_case<__nv_bfloat16, float>(ctx, p, WK_BF16, WK_F32, n, r, read, s, how));
 #ifdef WK_HAVE_CUB_LATEST
             rep.add(bench_repro_case<float>(ctx, p, WK_F32, n, r, read, s, how));
             rep.add(bench_repro_case<double>(ctx, p, WK_F64, n, r, read, s, how));

@@ -21,6 +21,7 @@
 
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
+#include <cuda/std/functional>
 
 #include <cstdint>
 #include <cstring>
@@ -169,12 +170,61 @@ row bench_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, const sc
     return wk::bench::make_row(sc.name, dtype, n, times, 2.0 * (double)bytes, copy_gbs, true);
 }
 
+/* The inclusive sum of a bool mask kept in int64 (wk_inclusive_scan_to):
+ * the positions a compaction writes to, beside CUB's InclusiveScanInit
+ * adding in int64 from a zero of it. Reads a byte and writes eight an
+ * element: the bandwidth is 9 n / time against the copy ceiling. */
+row bench_mask_scan_case(wk_context *ctx, const wk::bench::pool &p, checker &chk, size_t n, int repeats,
+                         double copy_gbs, cudaStream_t s, wk::bench::regime how)
+{
+    char what[96];
+    std::snprintf(what, sizeof what, "scan_inclusive_sum bool>i64 n=%zu", n);
+    rotation rot(p, {n, n * sizeof(int64_t)}); /* buffer 0: the mask, buffer 1: the positions */
+    auto input = [&](long long k) { return reinterpret_cast<const bool *>(rot.buffer(k, 0)); };
+    auto output = [&](long long k) { return reinterpret_cast<int64_t *>(rot.buffer(k, 1)); };
+    wk::bench::fill<bool>(rot, 0x5eedull + n, s); /* 0 or 1 bytes in every buffer */
+    wk::bench::temp_storage cub;
+    auto cub_run = [&](const bool *in, int64_t *out) {
+        return cub::DeviceScan::InclusiveScanInit(cub.temp, cub.temp_bytes, in, out, cuda::std::plus<int64_t>{},
+                                                  (int64_t)0, (int)n, s);
+    };
+    cub.allocate([&] { return cub_run(input(0), output(0)); });
+    auto warpkit_run = [&](long long j) {
+        return wk::bench::must_succeed(what,
+                                       wk_inclusive_scan_to(ctx, input(j), output(j), n, WK_BOOL, WK_I64, nullptr, s));
+    };
+    warpkit_run(0);
+    WK_BENCH_CHECK(cub_run(input(0), static_cast<int64_t *>(chk.cub_out)));
+    wk::bench::expect_same<int64_t>(chk, what, "warpkit", output(0), n, nullptr, s);
+    std::vector<wk::bench::slot_call> latest_calls;
+#ifdef WK_HAVE_CUB_LATEST
+    wk::bench::temp_storage latest;
+    auto latest_run = [&](long long j) {
+        return wk_cub_latest_scan_to(WK_BOOL, WK_I64, input(j), output(j), n, latest.temp, &latest.temp_bytes, s);
+    };
+    latest.allocate([&] { return latest_run(0); });
+    WK_BENCH_CHECK(latest_run(0));
+    wk::bench::expect_same<int64_t>(chk, what, "CUB latest", output(0), n, nullptr, s);
+    latest_calls.push_back([&](long long j) { return latest_run(j) == cudaSuccess; });
+#endif
+    const wk::bench::contender_times times = wk::bench::time_contenders(
+        warpkit_run, [&](long long j) { return cub_run(input(j), output(j)) == cudaSuccess; }, latest_calls,
+        repeats, s, how);
+#ifdef WK_HAVE_CUB_LATEST
+    latest.release_temp();
+#endif
+    cub.release_temp();
+    row r = wk::bench::make_row("scan_inclusive_sum", WK_BOOL, n, times, 9.0 * (double)n, copy_gbs, true);
+    r.out_dtype = wk_dtype_name(WK_I64);
+    return r;
+}
+
 /* Every case of every size, on one session. */
 int run_scans(const wk_cli_options *opts, wk::bench::session &ses)
 {
     wk_context *ctx = ses.ctx;
     cudaStream_t s = ses.stream;
-    if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_F64, WK_I32, WK_I64}))
+    if (!wk::bench::reserve_tiles(ses, {WK_F32, WK_F64, WK_I32, WK_I64, WK_BOOL}))
         return 2;
     wk::bench::pool p;
     p.allocate(wk::bench::pool_bytes(ses.max_n, 2));
@@ -191,6 +241,7 @@ int run_scans(const wk_cli_options *opts, wk::bench::session &ses)
             rep.add(bench_case<int32_t>(ctx, p, chk, sc, WK_I32, n, reps, copy, s, how));
             rep.add(bench_case<int64_t>(ctx, p, chk, sc, WK_I64, n, reps, copy, s, how));
         }
+        rep.add(bench_mask_scan_case(ctx, p, chk, n, reps, copy, s, how));
     });
 
     chk.release();

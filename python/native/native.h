@@ -101,9 +101,11 @@ extern int wkn_release_gil;
 
 /* --------------------------------------------------------------- dtypes */
 
-/* Dtype codes of the package: the wk_dtype values, then the two byte masks
- * that only compress() takes (never passed to C as a dtype). */
-enum { WKN_BOOL = WK_DTYPE_COUNT, WKN_UINT8, WKN_DTYPES };
+/* Dtype codes of the package: the wk_dtype values it computes on (the
+ * first WKN_VALUE_DTYPES), then the two byte masks that only compress()
+ * takes (never passed to C as a dtype), numbered as the header's WK_BOOL
+ * and WK_U8. */
+enum { WKN_VALUE_DTYPES = 8, WKN_BOOL = WK_BOOL, WKN_UINT8 = WK_U8, WKN_DTYPES };
 
 /* -------------------------------------------------------- array routes */
 

@@ -37,7 +37,9 @@ def test_dtype_table_matches_header():
     header = header_enum("wk_dtype")
     names = {"WK_I32": "int32", "WK_U32": "uint32", "WK_I64": "int64", "WK_U64": "uint64",
              "WK_F32": "float32", "WK_F64": "float64", "WK_F16": "float16", "WK_BF16": "bfloat16"}
-    assert set(header) == set(names)
+    # The header's narrow dtypes (0.3.0) are not computed on by the package yet.
+    narrow = {"WK_BOOL", "WK_U8", "WK_I8", "WK_I16", "WK_U16"}
+    assert set(header) == set(names) | narrow
     for wk, name in names.items():
         assert D.DTYPES[name][0] == header[wk]
     assert {D.DTYPES[n][1] for n in ("float16", "bfloat16")} == {2}

@@ -1,5 +1,5 @@
-/* wk_reduce, wk_reduce_to_host and wk_reduce_index: checks, planning,
- * dispatch by dtype. */
+/* wk_reduce, wk_reduce_to, wk_reduce_to_host and wk_reduce_index: checks,
+ * planning, dispatch by dtype. */
 #include "api/context.h"
 #include "api/error.h"
 #include "reduce/launch.h"
@@ -25,6 +25,7 @@ struct reduce_call {
     wk_dtype dtype;
     wk_op op;
     size_t elem;                  /* wk_dtype_size(dtype) */
+    wk_dtype out_dtype;           /* the result's dtype: dtype, or wk_reduce_to's */
     int index_only;               /* wk_reduce_index: out is the int64 index of an arg op */
     const shape_override *forced; /* wk_reduce_shaped, else NULL */
     cudaStream_t stream;
@@ -34,14 +35,14 @@ struct reduce_call {
 static reduce_call make_call(const wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype, wk_op op,
                              cudaStream_t stream, const char *fn)
 {
-    return reduce_call{ctx, d_in, d_out, n, dtype, op, wk_dtype_size(dtype), 0, NULL, stream, fn};
+    return reduce_call{ctx, d_in, d_out, n, dtype, op, wk_dtype_size(dtype), dtype, 0, NULL, stream, fn};
 }
 
 /* dtype, op, n and the input: everything but the output. Runs with the
  * context's device current, so that pointer queries touch no other device. */
 static wk_status check_input(const reduce_call &c)
 {
-    wk_status status = wk_check_dtype_op(c.dtype, c.op, c.fn);
+    wk_status status = c.out_dtype == c.dtype ? wk_check_dtype_op(c.dtype, c.op, c.fn) : WK_SUCCESS;
     if (status != WK_SUCCESS)
         return status;
     if ((status = wk_check_extent(c.n, c.elem, c.fn)) != WK_SUCCESS)
@@ -59,8 +60,8 @@ static wk_status check_reduce(const reduce_call &c)
         return status;
     if (c.index_only && !wk_op_is_arg(c.op))
         return wk_fail(WK_ERROR_INVALID_OP, "%s: op %s is not WK_ARGMIN or WK_ARGMAX", c.fn, wk_op_name(c.op));
-    size_t out_bytes = c.index_only ? sizeof(int64_t) : wk_reduce_result_size(c.dtype, c.op);
-    size_t out_align = wk_op_is_arg(c.op) ? 8 : c.elem;
+    size_t out_bytes = c.index_only ? sizeof(int64_t) : wk_reduce_result_size(c.out_dtype, c.op);
+    size_t out_align = wk_op_is_arg(c.op) ? 8 : wk_dtype_size(c.out_dtype);
     if ((status = wk_check_device_pointer(c.out, c.ctx->device, out_align, c.fn, "d_out")) != WK_SUCCESS)
         return status;
     if (wk_ranges_overlap(c.in, c.n * c.elem, c.out, out_bytes))
@@ -115,6 +116,8 @@ static wk_status launch_reduce(const reduce_call &c, const wk_workspace_use *use
     l.out = out;
     l.op = c.op;
     l.index_only = c.index_only;
+    l.widen = c.out_dtype != c.dtype;
+    l.out_dtype = c.out_dtype;
     l.partials = use->partials;
     l.ticket = use->ticket;
     l.overlap_launch = c.ctx->cc_major >= 9;
@@ -148,6 +151,24 @@ extern "C" wk_status wk_reduce(wk_context *ctx, const void *d_in, void *d_out, s
 {
     const reduce_call c = make_call(ctx, d_in, d_out, n, dtype, op, stream, "wk_reduce");
     return wk_on_device(ctx, c.fn, [&] { return checked_reduce(ctx, c); });
+}
+
+extern "C" wk_status wk_reduce_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                  wk_dtype out_dtype, cudaStream_t stream)
+{
+    reduce_call c = make_call(ctx, d_in, d_out, n, dtype, WK_SUM, stream, "wk_reduce_to");
+    c.out_dtype = out_dtype;
+    return wk_on_device(ctx, c.fn, [&] {
+        if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype))
+            return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", c.fn,
+                           (int)dtype, (int)out_dtype);
+        if (!wk_sum_widens(dtype, out_dtype))
+            return wk_fail(WK_ERROR_UNSUPPORTED,
+                           "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and "
+                           "bools into wider integers, f16 and bf16 into f32, f32 into f64)",
+                           c.fn, wk_dtype_name(dtype), wk_dtype_name(out_dtype));
+        return checked_reduce(ctx, c);
+    });
 }
 
 extern "C" wk_status wk_reduce_index(wk_context *ctx, const void *d_in, int64_t *d_index, size_t n, wk_dtype dtype,

@@ -1,4 +1,4 @@
-/* wk_segmented_reduce and the segmented scans: checks of the segment
+/* wk_segmented_reduce, wk_segmented_reduce_to and the segmented scans: checks of the segment
  * description, planning, workspace, dispatch by dtype. */
 #include "api/context.h"
 #include "api/error.h"
@@ -88,6 +88,8 @@ static void fill_launch(const wk_context *ctx, const segment_view *v, const void
     l->end = v->end;
     l->op = op;
     l->result_bytes = 0;
+    l->widen = 0;
+    l->out_dtype = WK_I32;
     l->scan = 0;
     l->init.u64 = 0;
     l->board = NULL;
@@ -108,23 +110,39 @@ static wk_status read_call(const wk_context *ctx, const wk_segments *segments, w
 }
 
 static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
-                                wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn)
+                                wk_dtype dtype, wk_op op, cudaStream_t stream, const char *fn,
+                                wk_dtype out_dtype)
 {
     segment_view v;
-    wk_status status = read_call(ctx, segments, dtype, op, false, &v, fn);
+    wk_status status;
+    if (out_dtype == dtype) {
+        status = read_call(ctx, segments, dtype, op, false, &v, fn);
+    } else if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype)) {
+        status = wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", fn, (int)dtype,
+                         (int)out_dtype);
+    } else if (!wk_sum_widens(dtype, out_dtype)) {
+        status = wk_fail(WK_ERROR_UNSUPPORTED,
+                         "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and bools "
+                         "into wider integers, f16 and bf16 into f32, f32 into f64)",
+                         fn, wk_dtype_name(dtype), wk_dtype_name(out_dtype));
+    } else {
+        status = read_segments(ctx, segments, wk_dtype_size(dtype), &v, fn);
+    }
     if (status != WK_SUCCESS || v.count == 0)
         return status;
     const size_t elem = wk_dtype_size(dtype);
-    const size_t result_bytes = wk_reduce_result_size(dtype, op);
+    const size_t result_bytes = wk_reduce_result_size(out_dtype, op);
     if ((status = wk_check_extent(v.count, result_bytes, fn)) != WK_SUCCESS)
         return status;
-    const size_t out_align = wk_op_is_arg(op) ? 8 : elem;
+    const size_t out_align = wk_op_is_arg(op) ? 8 : wk_dtype_size(out_dtype);
     if ((status = check_memory(ctx, &v, d_in, d_out, v.count * result_bytes, out_align, false, elem, fn)) !=
         WK_SUCCESS)
         return status;
     wk_seg_launch l;
     fill_launch(ctx, &v, d_in, d_out, op, stream, &l);
     l.result_bytes = result_bytes;
+    l.widen = out_dtype != dtype;
+    l.out_dtype = out_dtype;
     if (v.begin) {
         l.plan = wk_seg_offsets_plan(wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 0));
     } else if (wk_plan_segmented_rows(v.count, v.size, elem, ctx->sm_count, &l.plan) != 0) {
@@ -143,7 +161,7 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
                                wk_dtype dtype, cudaStream_t stream, const char *fn)
 {
     if (wk_dtype_valid(dtype) && !wk_dtype_is_float(dtype)) /* integer sums are exact already */
-        return checked_reduce(ctx, d_in, d_out, segments, dtype, WK_SUM, stream, fn);
+        return checked_reduce(ctx, d_in, d_out, segments, dtype, WK_SUM, stream, fn, dtype);
     segment_view v;
     wk_status status = read_call(ctx, segments, dtype, WK_SUM, false, &v, fn);
     if (status != WK_SUCCESS || v.count == 0)
@@ -207,7 +225,17 @@ extern "C" wk_status wk_segmented_reduce(wk_context *ctx, const void *d_in, void
                                          wk_dtype dtype, wk_op op, cudaStream_t stream)
 {
     const char *fn = "wk_segmented_reduce";
-    return wk_on_device(ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, segments, dtype, op, stream, fn); });
+    return wk_on_device(ctx, fn,
+                        [&] { return checked_reduce(ctx, d_in, d_out, segments, dtype, op, stream, fn, dtype); });
+}
+
+extern "C" wk_status wk_segmented_reduce_to(wk_context *ctx, const void *d_in, void *d_out,
+                                            const wk_segments *segments, wk_dtype dtype, wk_dtype out_dtype,
+                                            cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_reduce_to";
+    return wk_on_device(
+        ctx, fn, [&] { return checked_reduce(ctx, d_in, d_out, segments, dtype, WK_SUM, stream, fn, out_dtype); });
 }
 
 extern "C" wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_out,

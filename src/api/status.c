@@ -1,5 +1,6 @@
 /* Status strings, per-thread error detail, and dtype / op metadata. */
 #include "api/error.h"
+#include "common/dtypes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,15 +46,16 @@ size_t wk_dtype_size(wk_dtype dtype)
     switch (dtype) {
     case WK_I32: case WK_U32: case WK_F32: return 4;
     case WK_I64: case WK_U64: case WK_F64: return 8;
-    case WK_F16: case WK_BF16: return 2;
+    case WK_F16: case WK_BF16: case WK_I16: case WK_U16: return 2;
+    case WK_BOOL: case WK_U8: case WK_I8: return 1;
     }
     return 0;
 }
 
 const char *wk_dtype_name(wk_dtype dtype)
 {
-    static const char *const names[WK_DTYPE_COUNT] = {"i32", "u32", "i64", "u64",
-                                                      "f32", "f64", "f16", "bf16"};
+    static const char *const names[WK_DTYPE_COUNT] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16",
+                                                      "bf16", "bool", "u8", "i8", "i16", "u16"};
     return wk_dtype_valid(dtype) ? names[dtype] : "?";
 }
 
@@ -78,6 +80,27 @@ int wk_op_valid(int op) { return op >= 0 && op < WK_OP_COUNT; }
 int wk_dtype_is_float(wk_dtype dtype)
 {
     return dtype == WK_F32 || dtype == WK_F64 || dtype == WK_F16 || dtype == WK_BF16;
+}
+
+/* The pairs come from the lists of common/dtypes.h, which the kernels are
+ * built from. */
+#define WK_WIDENS_TO_(out_code, type) \
+    if (out == out_code)              \
+        return 1;
+#define WK_WIDENS_FROM_(name, code, storage) \
+    if (in == code) {                        \
+        WK_WIDER_SUMS_##code(WK_WIDENS_TO_)  \
+        return 0;                            \
+    }
+
+int wk_sum_widens(int in, int out)
+{
+    if (!wk_dtype_valid(in) || !wk_dtype_valid(out))
+        return 0;
+    if (in == out)
+        return in != WK_BOOL;
+    WK_DTYPES(WK_WIDENS_FROM_)
+    return 0;
 }
 
 int wk_op_is_arg(wk_op op) { return op == WK_ARGMIN || op == WK_ARGMAX; }

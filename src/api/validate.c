@@ -13,6 +13,11 @@ wk_status wk_check_dtype_op(int dtype, int op, const char *fn)
     if (wk_op_is_bitwise((wk_op)op) && wk_dtype_is_float((wk_dtype)dtype))
         return wk_fail(WK_ERROR_UNSUPPORTED, "%s: %s is for integer dtypes, not %s", fn,
                        wk_op_name((wk_op)op), wk_dtype_name((wk_dtype)dtype));
+    if (dtype == WK_BOOL && op == WK_SUM)
+        return wk_fail(WK_ERROR_UNSUPPORTED,
+                       "%s: a sum of bools needs an integer output; count them with wk_reduce_to(..., WK_BOOL, "
+                       "WK_I64, ...)",
+                       fn);
     return WK_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include "warpkit/ops.cuh"
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace wk {
@@ -14,12 +15,17 @@ namespace reduce {
 
 /* Half types accumulate in float. Signed integer sums accumulate in the
  * unsigned type of the same width, so that overflow wraps (defined) instead
- * of being undefined behaviour. */
+ * of being undefined behaviour; 8- and 16-bit sums in 32 bits, cut to their
+ * width when stored (the same bits modulo 2^bits). */
 template <class S, class Op> struct accumulator { using type = S; };
 template <class Op> struct accumulator<__half, Op> { using type = float; };
 template <class Op> struct accumulator<__nv_bfloat16, Op> { using type = float; };
 template <> struct accumulator<int, sum> { using type = unsigned; };
 template <> struct accumulator<long long, sum> { using type = unsigned long long; };
+template <> struct accumulator<signed char, sum> { using type = unsigned; };
+template <> struct accumulator<unsigned char, sum> { using type = unsigned; };
+template <> struct accumulator<short, sum> { using type = unsigned; };
+template <> struct accumulator<unsigned short, sum> { using type = unsigned; };
 
 template <class A, class S> __device__ inline A to_acc(S x) { return static_cast<A>(x); }
 template <> __device__ inline float to_acc<float, __half>(__half x) { return __half2float(x); }
@@ -56,14 +62,48 @@ template <> __device__ inline float stored_result<float, sum, float>(float x) { 
 template <> __device__ inline __half from_acc<__half, float>(float x) { return __float2half_rn(x); }
 template <> __device__ inline __nv_bfloat16 from_acc<__nv_bfloat16, float>(float x) { return __float2bfloat16_rn(x); }
 
+/* The sum of x[0 .. N) of 8- or 16-bit integers in 32 bits (W: int for
+ * signed S, unsigned for unsigned), four bytes or two halves an
+ * instruction: __dp4a / __dp2a_lo against ones, as the vector arrives in
+ * whole words. */
+template <class W, class S, int N> __device__ inline W narrow_vector_sum(const S (&x)[N])
+{
+    constexpr int per_word = 4 / (int)sizeof(S);
+    if constexpr (N % per_word == 0) {
+        W words[N / per_word];
+        memcpy(words, x, sizeof words);
+        W t = 0;
+#pragma unroll
+        for (int k = 0; k < N / per_word; ++k) {
+            if constexpr (sizeof(S) == 1)
+                t = __dp4a(words[k], (W)0x01010101, t);
+            else
+                t = __dp2a_lo(words[k], (W)0x00000101, t);
+        }
+        return t;
+    } else {
+        W t = 0;
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            t += (W)x[j];
+        return t;
+    }
+}
+
 /* Loads a partial result written by another block: .cg reads from L2, so a
  * stale line in this SM's L1 cannot be seen. */
 template <class T> __device__ inline T load_from_l2(const T *p) { return __ldcg(p); }
+template <> __device__ inline bool load_from_l2<bool>(const bool *p)
+{
+    return __ldcg(reinterpret_cast<const unsigned char *>(p)) != 0;
+}
 
-/* A plain reduction (sum, min, max, bitwise): the partial is the accumulator. */
-template <class S, class Op> struct plain {
+/* A plain reduction (sum, min, max, bitwise): the partial is the accumulator.
+ * With Out other than S, a widening sum (wk_reduce_to): each element is
+ * converted exactly to Out's accumulator, and the result is stored as Out. */
+template <class S, class Op, class Out = S> struct plain {
     using storage = S;
-    using partial = typename accumulator<S, Op>::type;
+    using partial = typename accumulator<Out, Op>::type;
 
     static __device__ partial identity() { return Op{}.template identity<partial>(); }
     static __device__ partial element(S x, long long) { return to_acc<partial>(x); }
@@ -74,14 +114,39 @@ template <class S, class Op> struct plain {
     template <int N>
     static __device__ partial fold(partial acc, const S (&x)[N], long long)
     {
+        if constexpr (std::is_same<Op, sum>::value && std::is_integral<S>::value && sizeof(S) <= 2) {
+            /* 8- and 16-bit integers: the vector's sum in 32 bits, where its
+             * at most 16 elements cannot overflow, then one add into the
+             * partial (of 32 or 64 bits). */
+            using W = typename std::conditional<std::is_signed<S>::value, int, unsigned>::type;
+            using Wide = typename std::conditional<std::is_signed<S>::value, long long, unsigned long long>::type;
+            const W t = narrow_vector_sum<W>(x);
+            return acc + (partial)(Wide)t;
+        } else if constexpr (std::is_same<Op, sum>::value && std::is_integral<S>::value &&
+                             sizeof(partial) > sizeof(S)) {
+            /* 32-bit integers into 64 bits: the vector's sum as a tree, then
+             * one add into the partial, so that a round's adds are not one
+             * long chain. */
+            partial t[N];
 #pragma unroll
-        for (int j = 0; j < N; ++j)
-            acc = Op{}(acc, to_acc<partial>(x[j]));
-        return acc;
+            for (int j = 0; j < N; ++j)
+                t[j] = to_acc<partial>(x[j]);
+#pragma unroll
+            for (int width = 1; width < N; width *= 2)
+#pragma unroll
+                for (int j = 0; j + width < N; j += 2 * width)
+                    t[j] += t[j + width];
+            return acc + t[0];
+        } else {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                acc = Op{}(acc, to_acc<partial>(x[j]));
+            return acc;
+        }
     }
     static __device__ void store_result(void *out, partial p)
     {
-        *static_cast<S *>(out) = stored_result<S, Op>(p);
+        *static_cast<Out *>(out) = stored_result<Out, Op>(p);
     }
 };
 
@@ -112,7 +177,7 @@ template <class S, class Op, bool IndexOnly = false> struct arg {
     }
     /* The best of x[0 .. N) and its offset, as a tree of strict comparisons
      * with the earlier side on the left: equal values keep the earlier one,
-     * and the dependency chain is log2(N) deep. N is 2, 4 or 8. */
+     * and the dependency chain is log2(N) deep. N is 2, 4, 8 or 16. */
     template <int N>
     static __device__ __forceinline__ void best_of(const S (&x)[N], value &best, int &at)
     {

@@ -6,11 +6,11 @@
  * common path has no divergence and a warp combines its lanes' bins by plain
  * exact addition. Rounds whose elements all lie within 2^56 of the top's
  * limit (f32; 2^27 for f64), as nearly all data does, take the coarse split:
- * 4 additions an element instead of 7, with the same bins after each. Warps
- * and blocks combine canonical partials; the last block to take a ticket
- * combines the blocks' partials and writes either the rounded sum or the
- * partial itself. Every combination is exact, so nothing here depends on the
- * launch shape. */
+ * 4 additions an element instead of 7, with the same bins after each. A
+ * block adds its lanes' bins as whole units, integers, into a canonical
+ * partial; the last block to take a ticket combines the blocks' partials and
+ * writes either the rounded sum or the partial itself. Every combination is
+ * exact, so nothing here depends on the launch shape. */
 #ifndef WARPKIT_REPRO_KERNEL_CUH
 #define WARPKIT_REPRO_KERNEL_CUH
 

@@ -18,18 +18,36 @@
 
 #include "reduce/reducers.cuh"
 
+#include <type_traits>
+
 namespace wk {
 namespace scan {
 
 template <class S, class Op> struct as_accumulator {
     using type = typename reduce::accumulator<S, Op>::type;
+    using out = S; /* what an output is stored as */
     static __device__ type enter(S x) { return reduce::to_acc<type>(x); }
     static __device__ S leave(type c) { return reduce::stored_result<S, Op>(c); }
 };
-template <class S, class Op> struct carried : as_accumulator<S, Op> {};
+template <class S> constexpr bool is_narrow_integer = std::is_integral<S>::value && sizeof(S) < 4;
+
+template <class S, class Op, class = void> struct carried : as_accumulator<S, Op> {};
+
+/* 8- and 16-bit integers carry 32 bits (tile status values take 4 or 8
+ * bytes), sign- or zero-extended as they enter and cut back to their width
+ * as they leave. The ops' 32-bit identities leave every value of the
+ * narrow type unchanged. */
+template <class S, class Op> struct carried<S, Op, typename std::enable_if<is_narrow_integer<S>>::type> {
+    using type = typename std::conditional<std::is_signed<S>::value && !std::is_same<Op, sum>::value, int,
+                                           unsigned>::type;
+    using out = S;
+    static __device__ type enter(S x) { return (type)x; }
+    static __device__ S leave(type c) { return (S)c; }
+};
 
 template <bool IsMax> struct ordered_f64 {
     using type = unsigned long long;
+    using out = double;
     static constexpr type sign = 1ull << 63, infinity = 0x7ff0000000000000ull, nan_key = IsMax ? ~0ull : 0ull;
 
     /* Negative doubles have all bits flipped, the others only the sign:
@@ -49,6 +67,17 @@ template <bool IsMax> struct ordered_f64 {
 };
 template <> struct carried<double, max> : ordered_f64<true> {};
 template <> struct carried<double, min> : ordered_f64<false> {};
+
+/* A sum scan of S kept and stored as Out (wk_inclusive_scan_to): Out's
+ * accumulator, each element converted exactly, outputs stored as the
+ * reduce stores Out's sums. */
+template <class S, class Out> struct widened_sum {
+    using type = typename reduce::accumulator<Out, sum>::type;
+    using out = Out;
+    static __device__ type enter(S x) { return reduce::to_acc<type>(x); }
+    static __device__ type enter_out(Out x) { return (type)x; } /* init, a carried prefix */
+    static __device__ Out leave(type c) { return reduce::stored_result<Out, sum>(c); }
+};
 
 } // namespace scan
 } // namespace wk

@@ -14,7 +14,7 @@ wk_scan_shape wk_scan_shape_for(size_t n, size_t elem_size, int pipelined_ok)
     const size_t bytes = n * elem_size;
     if (elem_size == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
         return WK_SCAN_SHAPE_NARROW;
-    if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem_size == 2)
+    if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem_size <= 2)
         return WK_SCAN_SHAPE_SMALL;
     if (pipelined_ok)
         return bytes >= WK_SCAN_PIPELINED_WIDE_FROM_BYTES ? WK_SCAN_SHAPE_PIPELINED_WIDE : WK_SCAN_SHAPE_PIPELINED;

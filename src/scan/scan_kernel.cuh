@@ -86,13 +86,22 @@ template <class C, class S, class Op> __device__ inline typename C::type vector_
     return total;
 }
 
+/* The outputs of one input vector: a vector of S, or for a widening scan
+ * (C::out wider than S) as many elements of C::out. */
+template <class T, int N> struct run_of {
+    T e[N];
+};
+template <class C, class S>
+using outputs_t = typename std::conditional<std::is_same<typename C::out, S>::value, vec<S>,
+                                            run_of<typename C::out, vec<S>::size>>::type;
+
 /* A vector's outputs: `run` (what precedes the vector) folded through its
  * elements, each output taken before its element for an exclusive scan
  * and after it for an inclusive one. */
 template <bool Exclusive, class C, class S, class Op>
-__device__ inline vec<S> vector_outputs(const vec<S> &x, typename C::type run, Op op)
+__device__ inline outputs_t<C, S> vector_outputs(const vec<S> &x, typename C::type run, Op op)
 {
-    vec<S> y;
+    outputs_t<C, S> y;
 #pragma unroll
     for (int e = 0; e < vec<S>::size; ++e) {
         const typename C::type next = op(run, C::enter(x.e[e]));
@@ -106,25 +115,35 @@ __device__ inline vec<S> vector_outputs(const vec<S> &x, typename C::type run, O
  * caller's prefix in device memory (the _from calls) where there is one;
  * else the op's identity. Read after the previous kernel has finished. */
 template <class S, class C, bool Exclusive, class Op>
-__device__ inline typename C::type start_prefix(wk_value init, const S *prefix, Op op)
+__device__ inline typename C::type start_prefix(wk_value init, const typename C::out *prefix, Op op)
 {
     using P = typename C::type;
+    using O = typename C::out;
+    /* init and the prefix are values of the output's dtype: elements of S,
+     * or for a widening scan of C::out. */
+    auto enter = [](O x) {
+        if constexpr (std::is_same<O, S>::value)
+            return C::enter(x);
+        else
+            return C::enter_out(x);
+    };
     if (!prefix)
-        return Exclusive ? C::enter(value_of<S>(init)) : neutral<P>(op);
-    const P before = C::enter(*prefix);
-    return Exclusive ? op(C::enter(value_of<S>(init)), before) : before;
+        return Exclusive ? enter(value_of<O>(init)) : neutral<P>(op);
+    const P before = enter(*prefix);
+    return Exclusive ? op(enter(value_of<O>(init)), before) : before;
 }
 
 /* `rounds` vectors per thread, all in registers. Map: where each tile lies
- * (tiles/io.cuh); tiles that start a chain begin from start_prefix. */
-template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, class Map = tile_io<S>>
+ * (tiles/io.cuh); tiles that start a chain begin from start_prefix. C: what
+ * is carried (carried_value.cuh), for a widening sum widened_sum. */
+template <class S, class Op, bool Exclusive, int Threads, int rounds, int MinBlocks, class Map = tile_io<S>,
+          class C = carried<S, Op>>
 __global__ void __launch_bounds__(Threads, MinBlocks)
-scan_kernel(Map io, wk_value init, const S *prefix, tile_slots slots)
+scan_kernel(Map io, wk_value init, const typename C::out *prefix, tile_slots slots)
 {
     constexpr int threads = Threads, warps = Threads / 32;
     static_assert(Threads % 32 == 0 && warps <= 32, "whole warps, whose totals one warp scans");
     constexpr size_t tile_vecs = (size_t)threads * rounds;
-    using C = carried<S, Op>;
     using P = typename C::type;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp;
@@ -189,13 +208,14 @@ scan_kernel(Map io, wk_value init, const S *prefix, tile_slots slots)
 
     const P warp_prefix = s_warp[warp];
     const size_t out_first = io.first_vector(tile, tile_vecs);
-    const tile_io<S> &out = io.view(tile);
+    const auto &out = io.view(tile);
 #pragma unroll
     for (int k = 0; k < rounds; ++k)
         out.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], op(warp_prefix, before[k]), op));
 }
 
-template <class S, class Map = tile_io<S>> using scan_kernel_ptr = void (*)(Map, wk_value, const S *, tile_slots);
+template <class S, class Map = tile_io<S>, class Out = S>
+using scan_kernel_ptr = void (*)(Map, wk_value, const Out *, tile_slots);
 
 /* The kernel of one tile shape, inclusive or exclusive. */
 template <class S, class Op, int Threads, int Rounds, int MinBlocks, class Map = tile_io<S>>

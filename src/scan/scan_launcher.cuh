@@ -3,10 +3,10 @@
 #ifndef WARPKIT_SCAN_LAUNCHER_CUH
 #define WARPKIT_SCAN_LAUNCHER_CUH
 
-#include "common/c_launcher.cuh"
 #include "common/operators.cuh"
 #include "scan/pipelined_kernel.cuh"
 #include "scan/scan_kernel.cuh"
+#include "scan/widening.cuh"
 
 namespace wk {
 namespace scan {
@@ -42,7 +42,7 @@ template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_lau
     io.end = l->plan.offset + l->plan.n;
     io.vector_stores = l->plan.vector_stores != 0;
     io.in_place = l->in == l->out;
-    constexpr bool two = sizeof(S) == 2, eight = sizeof(S) == 8;
+    constexpr bool two = sizeof(S) <= 2, eight = sizeof(S) == 8;
     const bool ex = l->exclusive != 0;
     tile_shape<S> shape = {nullptr, 0};
     switch (l->plan.shape) {
@@ -82,8 +82,25 @@ template <class S> inline cudaError_t launch_for_op(const wk_scan_launch *l)
 } // namespace scan
 } // namespace wk
 
-/* wk_scan_launch_<name> (common/c_launcher.cuh). */
-#define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                                                \
-    WK_DEFINE_C_LAUNCHER(wk_scan_launch_##name, wk_scan_launch, wk::scan::launch_for_op<storage>)
+/* The widening sum scans of one dtype (common/dtypes.h's WK_WIDER_SUMS_
+ * list), by output dtype; S names the input's storage where it is expanded. */
+#define WK_SCAN_WIDER_CASE_(out_code, type) \
+    case out_code: return wk::scan::launch_widening<S, type>(l);
+
+/* wk_scan_launch_<name>: the op's scan, or with l->widen a sum scan into
+ * l->out_dtype (as the reduce's launchers, reduce_kernel.cuh). */
+#define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                                                    \
+    static cudaError_t wk_scan_wider_##name(const wk_scan_launch *l)                                   \
+    {                                                                                                   \
+        using S [[maybe_unused]] = storage;                                                             \
+        switch (l->out_dtype) {                                                                         \
+            WK_WIDER_SUMS_##code(WK_SCAN_WIDER_CASE_)                                                   \
+        default: return cudaErrorInvalidValue;                                                          \
+        }                                                                                               \
+    }                                                                                                   \
+    extern "C" cudaError_t wk_scan_launch_##name(const wk_scan_launch *l)                              \
+    {                                                                                                   \
+        return l->widen ? wk_scan_wider_##name(l) : wk::scan::launch_for_op<storage>(l);                \
+    }
 
 #endif

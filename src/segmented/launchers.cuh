@@ -136,9 +136,24 @@ template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 
 /* wk_seg_reduce_launch_<name> and wk_seg_scan_launch_<name>
  * (common/c_launcher.cuh): the reduce and the scans in translation units of
- * their own, so that builds run in parallel. */
+ * their own, so that builds run in parallel. The reduce's takes, with
+ * l->widen, a sum into l->out_dtype (WK_WIDER_SUMS_ of common/dtypes.h, as
+ * the device-wide reduce, reduce_kernel.cuh). */
+#define WK_SEG_WIDER_CASE_(out_code, type) \
+    case out_code: return wk::seg::launch_reduce_for<wk::reduce::plain<S, wk::sum, type>>(l);
 #define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                                               \
-    WK_DEFINE_C_LAUNCHER(wk_seg_reduce_launch_##name, wk_seg_launch, wk::seg::launch_reduce_op<storage>)
+    static cudaError_t wk_seg_reduce_wider_##name(const wk_seg_launch *l)                               \
+    {                                                                                                   \
+        using S [[maybe_unused]] = storage;                                                             \
+        switch (l->out_dtype) {                                                                         \
+            WK_WIDER_SUMS_##code(WK_SEG_WIDER_CASE_)                                                    \
+        default: return cudaErrorInvalidValue;                                                          \
+        }                                                                                               \
+    }                                                                                                   \
+    extern "C" cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *l)                         \
+    {                                                                                                   \
+        return l->widen ? wk_seg_reduce_wider_##name(l) : wk::seg::launch_reduce_op<storage>(l);        \
+    }
 #define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                                                 \
     WK_DEFINE_C_LAUNCHER(wk_seg_scan_launch_##name, wk_seg_launch, wk::seg::launch_scan_op<storage>)
 

@@ -70,7 +70,7 @@ static int board_splits(size_t count, size_t bytes)
 
 int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_count, wk_seg_plan *plan)
 {
-    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
+    if (!plan || sm_count < 1 || (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0)
         return -1;
     plan->pieces = 1;
     plan->piece_len = size;
@@ -102,7 +102,7 @@ int wk_plan_segmented_rows(size_t count, size_t size, size_t elem_size, int sm_c
 int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t elem_size, uintptr_t in_addr,
                                 int sm_count, int pipelined_ok, wk_seg_plan *plan)
 {
-    if (!plan || sm_count < 1 || (elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0 ||
+    if (!plan || sm_count < 1 || (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8) || count == 0 ||
         stride < size || in_addr % elem_size != 0)
         return -1;
     plan->pieces = 1;
@@ -131,7 +131,7 @@ int wk_plan_segmented_scan_rows(size_t count, size_t size, size_t stride, size_t
     const size_t vec_elems = 16 / elem_size;
     plan->shape = WK_SEG_TILES;
     plan->group = WK_SCAN_THREADS;
-    plan->pipelined = pipelined_ok && elem_size != 2;
+    plan->pipelined = pipelined_ok && elem_size > 2;
     const size_t tile_vecs = (size_t)WK_SCAN_THREADS *
                              (plan->pipelined ? WK_SCAN_PIPELINED_VECTORS : WK_SCAN_SMALL_VECTORS);
     plan->piece_len = tile_vecs * vec_elems;

@@ -68,7 +68,7 @@ template <class S, class Op> inline cudaError_t launch_row_tiles(const wk_seg_la
     const S *no_prefix = nullptr;
     const bool pdl = l->overlap_launch != 0;
     const unsigned long long tiles = (unsigned long long)l->count * l->plan.pieces;
-    if constexpr (sizeof(S) != 2) {
+    if constexpr (sizeof(S) > 2) {
         if (l->plan.pipelined) {
             wk_scan_launch sl = {};
             sl.exclusive = exclusive;

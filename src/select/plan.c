@@ -12,7 +12,7 @@ const wk_tile_shape wk_select_shapes[WK_SELECT_SHAPE_COUNT] = {
 wk_select_shape wk_select_shape_for(size_t n, size_t elem_size, int partition, int pipelined_ok)
 {
     const size_t bytes = n * elem_size;
-    if (elem_size == 2 || bytes < WK_SELECT_LARGE_FROM_BYTES)
+    if (elem_size <= 2 || bytes < WK_SELECT_LARGE_FROM_BYTES)
         return WK_SELECT_SHAPE_SMALL;
     if (pipelined_ok && bytes >= WK_SELECT_PIPELINED_FROM_BYTES)
         return partition && elem_size == 4 && bytes < WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES

@@ -65,8 +65,10 @@ template <class S> struct select_io {
 template <class S, int Mode> using output_t = typename std::conditional<Mode == WK_WHERE, long long, S>::type;
 
 /* The flag bytes of one vector's elements, one per byte; the width is the
- * vector's element count. */
-template <int V> using flag_word = typename std::conditional<(V > 4), unsigned long long, unsigned>::type;
+ * vector's element count (16 for 1-byte elements). */
+template <int V>
+using flag_word = typename std::conditional<
+    (V > 8), unsigned __int128, typename std::conditional<(V > 4), unsigned long long, unsigned>::type>::type;
 
 /* Bit e set when element q * V + e is inside the data. */
 template <int V> __device__ inline unsigned valid_bits(size_t e0, size_t first, size_t end)
@@ -93,8 +95,12 @@ template <class S> __device__ inline flag_word<vec<S>::size> load_flags(const se
             return __ldg(reinterpret_cast<const unsigned short *>(p));
         else if constexpr (V == 4)
             return __ldg(reinterpret_cast<const unsigned *>(p));
-        else
+        else if constexpr (V == 8)
             return __ldg(reinterpret_cast<const unsigned long long *>(p));
+        else {
+            const ulonglong2 w = __ldg(reinterpret_cast<const ulonglong2 *>(p));
+            return (W)w.y << 64 | (W)w.x;
+        }
     }
     W bytes = 0;
 #pragma unroll
@@ -160,8 +166,11 @@ __device__ inline size_t data_before(size_t v, size_t first, size_t end)
 /* What a warp packs in shared memory before it writes: the elements, or
  * for wk_where each kept element's place in the round (below 32 V), which
  * the copy-out widens to an int64 index. Four bytes rather than eight
- * leave room for two staged where blocks per SM. */
-template <class S, int Mode> using pack_t = typename std::conditional<Mode == WK_WHERE, unsigned, S>::type;
+ * leave room for two staged where blocks per SM; two for 1-byte elements,
+ * whose rounds hold 512 of them. */
+template <class S, int Mode>
+using pack_t = typename std::conditional<
+    Mode == WK_WHERE, typename std::conditional<sizeof(S) == 1, unsigned short, unsigned>::type, S>::type;
 
 /* Packs one round of a warp into its `pack` buffer of 32 V entries: the
  * kept elements (bit e of `bits` for element e of the lane's vector x,

@@ -44,7 +44,7 @@ template <class S, int Mode> inline cudaError_t launch_mode(const wk_select_laun
     io.previous = static_cast<const S *>(l->previous);
     io.index_base = l->index_base;
     constexpr int small = WK_SELECT_SMALL_VECTORS, large = WK_SELECT_LARGE_VECTORS;
-    constexpr bool two = sizeof(S) == 2, four = sizeof(S) == 4;
+    constexpr bool two = sizeof(S) <= 2, four = sizeof(S) == 4;
     /* 32-bit counts' shapes cannot take an input that needs 64-bit counts:
      * such inputs take at least 4 GiB, so the planner never gives them. */
     const bool wide_counts = l->plan.n >= WK_SELECT_WIDE_COUNTS_FROM;

@@ -1,13 +1,16 @@
 /* The GPU tests' levels (tests/test_util.h) over the real case lists: the
  * default and large levels split the full list (with the cases over 2^31
  * elements) in two without overlap or loss, at WK_TEST_DEFAULT_MAX_BYTES, and
- * the environment picks the level. No GPU needed. */
+ * the environment picks the level. The reduce and segmented lists meet every
+ * dtype and op, the refused bool sums among them, and the quick lists stay
+ * a few thousand cases. No GPU needed. */
 #include "gpu/case_test_util.h"
 #include "check/case_family.h"
 #include "check/reduce_cases.h"
 #include "check/scan_cases.h"
 #include "check/select_cases.h"
 #include "check/segmented_check.h"
+#include "ref/reference.h"
 
 static size_t reduce_bytes(const void *c) { return ((const wk_reduce_case *)c)->n * wk_dtype_size(((const wk_reduce_case *)c)->dtype); }
 static size_t scan_bytes(const void *c) { return ((const wk_scan_case *)c)->n * wk_dtype_size(((const wk_scan_case *)c)->dtype); }
@@ -63,6 +66,45 @@ static void check_family(wk_tally *t, const wk_case_family *f, uint64_t seed, si
     free(all);
 }
 
+/* Every dtype with every op it takes at both levels, and a sum of bools,
+ * which the library refuses, once in the quick list and twice in the
+ * full one (n = 0 and not), for the check of the refusal. */
+static void check_reduce_dtypes(wk_tally *t, uint64_t seed)
+{
+    for (int level = 0; level < 2; ++level) {
+        size_t count = wk_reduce_cases(level ? WK_CASES_FULL : WK_CASES_QUICK, 132, seed, NULL, 0);
+        wk_reduce_case *cases = malloc(count * sizeof *cases);
+        wk_reduce_cases(level ? WK_CASES_FULL : WK_CASES_QUICK, 132, seed, cases, count);
+        int seen[WK_DTYPE_COUNT][WK_OP_COUNT] = {{0}}, refused = 0;
+        for (size_t i = 0; i < count; ++i) {
+            seen[cases[i].dtype][cases[i].op]++;
+            refused += wk_ref_dtype_op_status(cases[i].dtype, cases[i].op) != WK_SUCCESS;
+        }
+        int missing = 0;
+        for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+            for (int o = 0; o < WK_OP_COUNT; ++o)
+                missing += !seen[d][o] && !(wk_op_is_bitwise((wk_op)o) && wk_dtype_is_float((wk_dtype)d));
+        wk_checkf(t, missing == 0 && refused == (level ? 2 : 1) && seen[WK_BOOL][WK_SUM] == refused,
+                  "reduce %s: every dtype x op (%d missing), %d refused cases, all bool sums", level ? "full" : "quick",
+                  missing, refused);
+        free(cases);
+    }
+}
+
+/* `warpkit verify --quick` runs every family's quick list: a few thousand
+ * cases. */
+static void check_quick_counts(wk_tally *t, uint64_t seed)
+{
+    size_t reduce = wk_reduce_cases(WK_CASES_QUICK, 132, seed, NULL, 0);
+    size_t scan = wk_scan_cases(WK_CASES_QUICK, seed, NULL, 0);
+    size_t select = wk_select_cases(WK_CASES_QUICK, seed, NULL, 0);
+    size_t segmented = wk_segmented_cases(WK_CASES_QUICK, seed, NULL, 0);
+    size_t total = reduce + scan + select + segmented;
+    wk_checkf(t, total <= 3300,
+              "quick lists: %zu reduce, %zu scan, %zu select, %zu segmented: %zu cases (at most 3300)", reduce, scan,
+              select, segmented, total);
+}
+
 static void level_is(wk_tally *t, const char *level, const char *quick, wk_test_level want)
 {
     level ? setenv("WK_TEST_LEVEL", level, 1) : unsetenv("WK_TEST_LEVEL");
@@ -109,6 +151,22 @@ int main(void)
             all &= seen[c][d];
     wk_checkf(&t, quick > 0 && full > quick && all && !wild_scan,
               "segmented: %zu quick cases cover every dtype of the three calls, %zu in the full list", quick, full);
+    /* A sum of bools, which the library refuses: one case per call at
+     * either level, which expects the refusal. */
+    for (int level = 0; level < 2; ++level) {
+        size_t count = level ? full : quick;
+        int refused[3] = {0, 0, 0};
+        wk_segmented_cases(level ? WK_CASES_FULL : WK_CASES_QUICK, seed, g, count);
+        for (size_t i = 0; i < count; ++i)
+            if (wk_ref_dtype_op_status(g[i].dtype, g[i].op) != WK_SUCCESS)
+                refused[g[i].call]++;
+        wk_checkf(&t, refused[0] == 1 && refused[1] == 1 && refused[2] == 1,
+                  "segmented %s: one bool sum per call (%d reduce, %d inclusive, %d exclusive)",
+                  level ? "full" : "quick", refused[0], refused[1], refused[2]);
+    }
     free(g);
+
+    check_reduce_dtypes(&t, seed);
+    check_quick_counts(&t, seed);
     return wk_tally_finish(&t);
 }

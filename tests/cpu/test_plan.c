@@ -64,10 +64,10 @@ int main(void)
     const size_t sizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 1023, 1024, 1025, 1000003, ((size_t)1 << 25) - 1,
                             (size_t)1 << 25, (size_t)1 << 26, ((size_t)1 << 26) + 3, (size_t)1 << 31,
                             ((size_t)1 << 31) + 5, (size_t)1 << 40};
-    const size_t elems[] = {2, 4, 8};
+    const size_t elems[] = {1, 2, 4, 8};
     const int sms[] = {1, 132};
     char why[128], label[256];
-    for (size_t e = 0; e < 3; ++e)
+    for (size_t e = 0; e < 4; ++e)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
             for (int k = 0; k < 8; ++k)
                 for (int g = 0; g < 2; ++g) {
@@ -176,7 +176,7 @@ int main(void)
     char fast_why[128] = "";
     int fast_ok = 1;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
-        for (size_t e = 0; e < 3; ++e) {
+        for (size_t e = 0; e < 4; ++e) {
             wk_reduce_plan q;
             wk_plan_reduce_for(0x7f0000000000u + elems[e], sizes[s], elems[e], 132, 1, 4, &q);
             size_t tiles = (q.nvec + WK_TILE_BYTES / WK_VECTOR_BYTES - 1) / (WK_TILE_BYTES / WK_VECTOR_BYTES);

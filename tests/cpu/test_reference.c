@@ -214,17 +214,21 @@ static void test_store_rounding(void)
 /* ---------------------------------------------------------- identities */
 
 /* The n = 0 result of (dtype, op) as warpkit.h documents it, spelled out per
- * dtype: bits of the value and, for arg ops, index -1. */
+ * dtype: bits of the value and, for arg ops, index -1. A bool's are bools:
+ * MIN and AND ("all") 1, MAX 0. */
 static uint64_t expected_identity_bits(wk_dtype dtype, wk_op op)
 {
     static const uint64_t min_id[WK_DTYPE_COUNT] = {
         0x7fffffffu, 0xffffffffu, 0x7fffffffffffffffu, 0xffffffffffffffffu,
-        0x7f800000u, 0x7ff0000000000000u, 0x7c00u, 0x7f80u};
+        0x7f800000u, 0x7ff0000000000000u, 0x7c00u, 0x7f80u,
+        1, 0xffu, 0x7fu, 0x7fffu, 0xffffu};
     static const uint64_t max_id[WK_DTYPE_COUNT] = {
         0x80000000u, 0, 0x8000000000000000u, 0,
-        0xff800000u, 0xfff0000000000000u, 0xfc00u, 0xff80u};
+        0xff800000u, 0xfff0000000000000u, 0xfc00u, 0xff80u,
+        0, 0, 0x80u, 0x8000u, 0};
     static const uint64_t ones[WK_DTYPE_COUNT] = {
-        0xffffffffu, 0xffffffffu, UINT64_MAX, UINT64_MAX, 0, 0, 0, 0};
+        0xffffffffu, 0xffffffffu, UINT64_MAX, UINT64_MAX, 0, 0, 0, 0,
+        1, 0xffu, 0xffu, 0xffffu, 0xffffu};
     switch (op) {
     case WK_MIN: case WK_ARGMIN: return min_id[dtype];
     case WK_MAX: case WK_ARGMAX: return max_id[dtype];
@@ -237,6 +241,7 @@ static uint64_t value_bits(const void *v, wk_dtype dtype)
 {
     uint64_t bits = 0;
     switch (wk_dtype_size(dtype)) {
+    case 1: { uint8_t x; memcpy(&x, v, 1); bits = x; break; }
     case 2: { uint16_t x; memcpy(&x, v, 2); bits = x; break; }
     case 4: { uint32_t x; memcpy(&x, v, 4); bits = x; break; }
     case 8: memcpy(&bits, v, 8); break;
@@ -255,7 +260,7 @@ static void test_identities(void)
             memset(&id, 0xcd, sizeof id);
             wk_status st = wk_ref_reduce(NULL, 0, dtype, op, &r);
             int bitwise = op == WK_AND || op == WK_OR || op == WK_XOR;
-            if (bitwise && d >= WK_F32) {
+            if ((bitwise && wk_dtype_is_float(dtype)) || (dtype == WK_BOOL && op == WK_SUM)) {
                 wk_checkf(&tally, st == WK_ERROR_UNSUPPORTED, "%s %s n=0: unsupported (status %d)",
                       wk_dtype_name(dtype), wk_op_name(op), (int)st);
                 continue;
@@ -477,7 +482,19 @@ static void test_bitwise(void)
     static const uint32_t a[] = {0xF0F0F0F0u, 0x0FF00FF0u, 0xFFFF0000u};
     static const uint64_t b[] = {0xF0F0F0F0F0F0F0F0u, 0x0FF00FF00FF00FF0u, 0xFFFF0000FFFF0000u};
     static const int32_t neg[] = {-1, -2, -4};
+    static const uint8_t bytes[] = {0xF0u, 0x3Cu, 0x0Fu};
+    static const int16_t shorts[] = {-1, 0x1234, -32768};
+    static const uint8_t bools[] = {1, 0, 1};
     static const bitwise_case cases[] = {
+        {bytes, WK_U8, WK_AND, 0x00u, "u8 and"},
+        {bytes, WK_I8, WK_OR, 0xFFu, "i8 or"},
+        {bytes, WK_U8, WK_XOR, 0xC3u, "u8 xor"},
+        {shorts, WK_I16, WK_AND, 0x0000u, "i16 and of -1, 0x1234, -32768"},
+        {shorts, WK_U16, WK_OR, 0xFFFFu, "u16 or"},
+        {shorts, WK_I16, WK_XOR, 0x6DCBu, "i16 xor"},
+        {bools, WK_BOOL, WK_AND, 0, "bool and of 1, 0, 1 (all)"},
+        {bools, WK_BOOL, WK_OR, 1, "bool or of 1, 0, 1 (any)"},
+        {bools, WK_BOOL, WK_XOR, 0, "bool xor of 1, 0, 1 (parity)"},
         {a, WK_U32, WK_AND, 0x00F00000u, "u32 and"},
         {a, WK_U32, WK_OR, 0xFFFFFFF0u, "u32 or"},
         {a, WK_I32, WK_XOR, 0x00FFFF00u, "i32 xor"},
@@ -492,9 +509,8 @@ static void test_bitwise(void)
         wk_value r;
         memset(&r, 0, sizeof r);
         wk_ref_reduce(c->in, 3, c->dtype, c->op, &r);
-        int narrow = wk_dtype_size(c->dtype) == 4;
-        uint64_t got = narrow ? r.u32 : r.u64;
-        wk_checkf(&tally, got == c->want, "%s: 0x%0*" PRIx64, c->what, narrow ? 8 : 16, got);
+        uint64_t got = value_bits(&r, c->dtype);
+        wk_checkf(&tally, got == c->want, "%s: 0x%0*" PRIx64, c->what, 2 * (int)wk_dtype_size(c->dtype), got);
     }
 }
 
@@ -506,7 +522,17 @@ static void test_status(void)
         for (int o = WK_AND; o <= WK_XOR; o++)
             wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)d, (wk_op)o, out) == WK_ERROR_UNSUPPORTED,
                   "%s %s: unsupported", wk_dtype_name((wk_dtype)d), wk_op_name((wk_op)o));
-    wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)8, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype 8: invalid dtype");
+    wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)WK_DTYPE_COUNT, WK_SUM, out) == WK_ERROR_INVALID_DTYPE,
+          "dtype %d: invalid dtype", WK_DTYPE_COUNT);
+    static const uint8_t flags[2] = {1, 0};
+    wk_checkf(&tally, wk_ref_reduce(flags, 2, WK_BOOL, WK_SUM, out) == WK_ERROR_UNSUPPORTED,
+          "bool sum: unsupported (count with wk_reduce_to)");
+    wk_checkf(&tally, wk_ref_dtype_op_status(WK_BOOL, WK_SUM) == WK_ERROR_UNSUPPORTED &&
+                          wk_ref_dtype_op_status(WK_BOOL, WK_MIN) == WK_SUCCESS &&
+                          wk_ref_dtype_op_status(WK_BOOL, WK_XOR) == WK_SUCCESS &&
+                          wk_ref_dtype_op_status(WK_BOOL, (wk_op)-1) == WK_ERROR_INVALID_OP &&
+                          wk_ref_dtype_op_status(WK_U8, WK_SUM) == WK_SUCCESS,
+          "dtype / op statuses: bool sum refused, its other ops and a u8 sum not");
     wk_checkf(&tally, wk_ref_reduce(x, 2, (wk_dtype)-1, WK_SUM, out) == WK_ERROR_INVALID_DTYPE, "dtype -1: invalid dtype");
     wk_checkf(&tally, wk_ref_reduce(x, 2, WK_F32, (wk_op)8, out) == WK_ERROR_INVALID_OP, "op 8: invalid op");
     wk_checkf(&tally, wk_ref_reduce(x, 2, WK_F32, (wk_op)-1, out) == WK_ERROR_INVALID_OP, "op -1: invalid op");
@@ -691,6 +717,348 @@ static void test_format(void)
     uint16_t h = 0x3c00;
     wk_ref_format(WK_F16, WK_MIN, &h, buf, sizeof buf);
     wk_checkf(&tally, strcmp(buf, "1 (0x3c00)") == 0, "format f16: \"%s\"", buf);
+    int8_t i8 = -128;
+    wk_ref_format(WK_I8, WK_MIN, &i8, buf, sizeof buf);
+    wk_checkf(&tally, strcmp(buf, "-128") == 0, "format i8 -128: \"%s\"", buf);
+    uint16_t u16 = 65535;
+    wk_ref_format(WK_U16, WK_MAX, &u16, buf, sizeof buf);
+    wk_checkf(&tally, strcmp(buf, "65535") == 0, "format u16 65535: \"%s\"", buf);
+    memset(&r, 0, sizeof r);
+    r.value.i16 = -300;
+    r.index = 7;
+    wk_ref_format(WK_I16, WK_ARGMIN, &r, buf, sizeof buf);
+    wk_checkf(&tally, strcmp(buf, "-300@7") == 0, "format i16 argmin: \"%s\"", buf);
+    uint8_t b = 1, stray = 0xff;
+    wk_ref_format(WK_BOOL, WK_MAX, &b, buf, sizeof buf);
+    wk_checkf(&tally, strcmp(buf, "1") == 0, "format bool 1: \"%s\"", buf);
+    wk_ref_format(WK_BOOL, WK_MAX, &stray, buf, sizeof buf);
+    wk_checkf(&tally, strcmp(buf, "255") == 0, "format a bool byte that is not 0 or 1 shows it: \"%s\"", buf);
+}
+
+/* ------------------------------------------------- narrow integers */
+
+/* The 8- and 16-bit dtypes and bools, each against values worked by hand. */
+static void test_narrow(void)
+{
+    int8_t i8_big[] = {100, 100, 100}, i8_low[] = {-128, -1};
+    uint8_t u8[] = {200, 100}, u8_order[] = {0x7f, 0x80, 0x01};
+    int16_t i16[] = {-5, -32768, -1, -32768, 12};
+    uint16_t u16[] = {1, 65535, 40000, 65535}, u16_wrap[] = {65535, 2};
+    int8_t r8;
+    uint8_t ru8;
+    int16_t r16;
+    uint16_t ru16;
+    wk_arg_result r;
+
+    wk_ref_reduce(i8_big, 3, WK_I8, WK_SUM, &r8);
+    wk_checkf(&tally, r8 == 44, "i8 sum 100 + 100 + 100 = 300 wraps to 44: %d", r8);
+    wk_ref_reduce(i8_low, 2, WK_I8, WK_SUM, &r8);
+    wk_checkf(&tally, r8 == 127, "i8 sum -128 + -1 wraps to 127: %d", r8);
+    wk_ref_reduce(u8, 2, WK_U8, WK_SUM, &ru8);
+    wk_checkf(&tally, ru8 == 44, "u8 sum 200 + 100 wraps to 44: %u", ru8);
+    wk_ref_reduce(u16_wrap, 2, WK_U16, WK_SUM, &ru16);
+    wk_checkf(&tally, ru16 == 1, "u16 sum 65535 + 2 wraps to 1: %u", ru16);
+    wk_ref_reduce(i16, 5, WK_I16, WK_SUM, &r16);
+    wk_checkf(&tally, r16 == 6, "i16 sum -5 - 32768 - 1 - 32768 + 12 = -65530 wraps to 6: %d", r16);
+
+    wk_ref_reduce(u16, 4, WK_U16, WK_MAX, &ru16);
+    wk_checkf(&tally, ru16 == 65535, "u16 max is 65535: %u", ru16);
+    wk_ref_reduce(u16, 4, WK_U16, WK_ARGMAX, &r);
+    wk_checkf(&tally, r.value.u16 == 65535 && r.index == 1, "u16 argmax: first 65535 @%" PRId64, r.index);
+    wk_ref_reduce(i16, 5, WK_I16, WK_MIN, &r16);
+    wk_checkf(&tally, r16 == -32768, "i16 min of negatives is -32768: %d", r16);
+    wk_ref_reduce(i16, 5, WK_I16, WK_ARGMIN, &r);
+    wk_checkf(&tally, r.value.i16 == -32768 && r.index == 1, "i16 argmin: first -32768 @%" PRId64, r.index);
+    wk_ref_reduce(i16, 5, WK_I16, WK_MAX, &r16);
+    wk_checkf(&tally, r16 == 12, "i16 max is signed: %d", r16);
+    wk_ref_reduce(u8_order, 3, WK_U8, WK_MAX, &ru8);
+    wk_checkf(&tally, ru8 == 0x80, "u8 max is unsigned (0x80 above 0x7f): 0x%02x", ru8);
+    wk_ref_reduce(u8_order, 3, WK_I8, WK_MIN, &r8);
+    wk_checkf(&tally, r8 == -128, "the same bytes as i8: min is 0x80 = -128: %d", r8);
+    wk_ref_reduce(u8_order, 3, WK_I8, WK_ARGMAX, &r);
+    wk_checkf(&tally, r.value.i8 == 127 && r.index == 0, "i8 argmax 127 @%" PRId64, r.index);
+
+    /* Bools: MIN is all, MAX is any, the arg ops find the first 0 or 1. */
+    static const uint8_t all_true[] = {1, 1, 1, 1}, one_false[] = {1, 1, 0, 1, 0}, all_false[] = {0, 0, 0},
+                         one_true[] = {0, 0, 1, 0, 1};
+    uint8_t b;
+    wk_ref_reduce(all_true, 4, WK_BOOL, WK_MIN, &b);
+    wk_checkf(&tally, b == 1, "bool min of all true: all = %u", b);
+    wk_ref_reduce(one_false, 5, WK_BOOL, WK_MIN, &b);
+    wk_checkf(&tally, b == 0, "bool min with a false: all = %u", b);
+    wk_ref_reduce(all_false, 3, WK_BOOL, WK_MAX, &b);
+    wk_checkf(&tally, b == 0, "bool max of all false: any = %u", b);
+    wk_ref_reduce(one_true, 5, WK_BOOL, WK_MAX, &b);
+    wk_checkf(&tally, b == 1, "bool max with a true: any = %u", b);
+    wk_ref_reduce(one_false, 5, WK_BOOL, WK_ARGMIN, &r);
+    wk_checkf(&tally, r.value.b == 0 && r.index == 2, "bool argmin: the first false @%" PRId64, r.index);
+    wk_ref_reduce(one_true, 5, WK_BOOL, WK_ARGMAX, &r);
+    wk_checkf(&tally, r.value.b == 1 && r.index == 2, "bool argmax: the first true @%" PRId64, r.index);
+    wk_ref_reduce(all_true, 4, WK_BOOL, WK_ARGMIN, &r);
+    wk_checkf(&tally, r.value.b == 1 && r.index == 0, "bool argmin of all true: the first @%" PRId64, r.index);
+    char msg[256];
+    uint8_t right = 1, wrong = 0;
+    wk_checkf(&tally, wk_ref_check_reduce(one_true, 5, WK_BOOL, WK_MAX, 1, &right, msg, sizeof msg),
+          "bool max checked: %s", msg);
+    wk_checkf(&tally, !wk_ref_check_reduce(one_true, 5, WK_BOOL, WK_MAX, 1, &wrong, msg, sizeof msg),
+          "bool max of the wrong value refused: %s", msg);
+    wk_checkf(&tally, !wk_ref_check_reduce(one_true, 5, WK_BOOL, WK_SUM, 1, &right, msg, sizeof msg) &&
+                          strstr(msg, "cannot check") != NULL,
+          "a bool sum cannot be checked: %s", msg);
+
+    /* Stores wrap to the dtype's width. */
+    wk_ref_store(&r8, 0, WK_I8, 200.0L);
+    wk_ref_store(&ru16, 0, WK_U16, -1.0L);
+    wk_ref_store(&r16, 0, WK_I16, 32768.0L);
+    wk_checkf(&tally, r8 == -56 && ru16 == 65535 && r16 == -32768,
+          "narrow stores wrap: i8 200 -> %d, u16 -1 -> %u, i16 32768 -> %d", r8, ru16, r16);
+    wk_checkf(&tally, wk_ref_load(&r8, 0, WK_I8) == -56 && wk_ref_load(&ru16, 0, WK_U16) == 65535 &&
+                          wk_ref_load(&one_true[2], 0, WK_BOOL) == 1,
+          "narrow loads: i8 sign-extends, u16 and bool do not");
+}
+
+/* Narrow integer data from the generator against naive loops. */
+static void test_narrow_vs_naive(uint64_t seed)
+{
+    size_t n = 100003;
+    static const wk_dtype dtypes[] = {WK_U8, WK_I8, WK_I16, WK_U16, WK_BOOL};
+    void *x = malloc(n * 2);
+    for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++) {
+        wk_dtype d = dtypes[k];
+        wk_generate(x, n, d, WK_GEN_UNIFORM, seed + k);
+        int64_t sum = 0, lo = 0, hi = 0;
+        uint64_t ors = 0, ands = ~UINT64_C(0);
+        int64_t at_lo = 0, at_hi = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t v = (int64_t)wk_ref_load(x, i, d);
+            sum += v;
+            if (i == 0 || v < lo) {
+                lo = v;
+                at_lo = (int64_t)i;
+            }
+            if (i == 0 || v > hi) {
+                hi = v;
+                at_hi = (int64_t)i;
+            }
+            ors |= (uint64_t)v;
+            ands &= (uint64_t)v;
+        }
+        uint64_t mask = (UINT64_C(1) << (8 * wk_dtype_size(d))) - 1;
+        wk_arg_result amin, amax;
+        wk_value s, mn, mx, a, o;
+        memset(&s, 0, sizeof s);
+        memset(&mn, 0, sizeof mn);
+        memset(&mx, 0, sizeof mx);
+        memset(&a, 0, sizeof a);
+        memset(&o, 0, sizeof o);
+        int ok = 1;
+        if (d != WK_BOOL) {
+            wk_ref_reduce(x, n, d, WK_SUM, &s);
+            ok = value_bits(&s, d) == ((uint64_t)sum & mask);
+        }
+        wk_ref_reduce(x, n, d, WK_MIN, &mn);
+        wk_ref_reduce(x, n, d, WK_MAX, &mx);
+        wk_ref_reduce(x, n, d, WK_AND, &a);
+        wk_ref_reduce(x, n, d, WK_OR, &o);
+        wk_ref_reduce(x, n, d, WK_ARGMIN, &amin);
+        wk_ref_reduce(x, n, d, WK_ARGMAX, &amax);
+        ok = ok && wk_ref_load(&mn, 0, d) == lo && wk_ref_load(&mx, 0, d) == hi &&
+             value_bits(&a, d) == (ands & mask) && value_bits(&o, d) == (ors & mask) && amin.index == at_lo &&
+             amax.index == at_hi;
+        wk_checkf(&tally, ok, "%s sum / min / max / and / or / argmin / argmax of %zu elements match naive loops",
+              wk_dtype_name(d), n);
+    }
+    free(x);
+}
+
+/* ------------------------------------------------------------ widening */
+
+/* The pairs warpkit.h lists for wk_reduce_to, written out by hand. */
+static int listed_pair(int in, int out)
+{
+    int narrow_in = in == WK_BOOL || in == WK_U8 || in == WK_I8 || in == WK_I16 || in == WK_U16;
+    if (in == out)
+        return in != WK_BOOL;
+    if (narrow_in)
+        return out == WK_I32 || out == WK_U32 || out == WK_I64 || out == WK_U64;
+    if (in == WK_I32 || in == WK_U32)
+        return out == WK_I64 || out == WK_U64;
+    if (in == WK_F16 || in == WK_BF16)
+        return out == WK_F32;
+    return in == WK_F32 && out == WK_F64;
+}
+
+/* The reference's own list (test_status checks the library's): every pair,
+ * and the statuses of wk_ref_reduce_to_status. */
+static void test_sum_widens_pairs(void)
+{
+    int pairs = 0, agree = 0, library = 0, statuses = 0;
+    for (int in = 0; in < WK_DTYPE_COUNT; in++)
+        for (int out = 0; out < WK_DTYPE_COUNT; out++, pairs++) {
+            int want = listed_pair(in, out);
+            agree += wk_ref_sum_widens(in, out) == want;
+            library += !!wk_sum_widens(in, out) == want;
+            wk_status st = wk_ref_reduce_to_status((wk_dtype)in, (wk_dtype)out);
+            statuses += st == (want ? WK_SUCCESS : WK_ERROR_UNSUPPORTED);
+        }
+    wk_checkf(&tally, agree == pairs && library == pairs && statuses == pairs,
+          "wk_ref_sum_widens agrees with the list on %d of %d pairs (the library on %d), statuses on %d", agree,
+          pairs, library, statuses);
+    wk_checkf(&tally, !wk_ref_sum_widens(-1, WK_I64) && !wk_ref_sum_widens(WK_DTYPE_COUNT, WK_DTYPE_COUNT) &&
+                          wk_ref_reduce_to_status((wk_dtype)WK_DTYPE_COUNT, WK_I64) == WK_ERROR_INVALID_DTYPE,
+          "unknown dtypes widen into nothing: invalid dtype");
+}
+
+/* One wk_ref_reduce_to of integers against its value worked by hand. */
+static void expect_int_sum_to(const void *in, size_t n, wk_dtype from, wk_dtype to, uint64_t want, const char *what)
+{
+    unsigned char out[16];
+    memset(out, 0x5a, sizeof out);
+    wk_status st = wk_ref_reduce_to(in, n, from, to, out);
+    uint64_t got = value_bits(out, to);
+    size_t size = wk_dtype_size(to);
+    char msg[256];
+    int ok = st == WK_SUCCESS && got == want && out[size] == 0x5a;
+    ok = ok && wk_ref_check_reduce_to(in, n, from, to, 1, out, msg, sizeof msg);
+    uint64_t off = got + 1;
+    memcpy(out, &off, size);
+    ok = ok && !wk_ref_check_reduce_to(in, n, from, to, 1000000, out, NULL, 0);
+    wk_checkf(&tally, ok, "%s -> %s: %s: 0x%" PRIx64 " (want 0x%" PRIx64 "), writes %zu bytes, checked exactly: %s",
+          wk_dtype_name(from), wk_dtype_name(to), what, got, want, size, msg);
+}
+
+static void test_reduce_to_ints(void)
+{
+    size_t n = (size_t)1 << 20;
+    uint8_t *ff = malloc(n);
+    memset(ff, 0xff, n);
+    expect_int_sum_to(ff, n, WK_U8, WK_I64, UINT64_C(267386880), "2^20 x 255 = 267386880");
+    expect_int_sum_to(ff, n, WK_U8, WK_U32, UINT64_C(267386880), "2^20 x 255 in 32 bits");
+    expect_int_sum_to(ff, n, WK_I8, WK_I64, (uint64_t)-(int64_t)n, "2^20 x -1 sign-extended = -2^20");
+    expect_int_sum_to(ff, n, WK_I8, WK_U32, (uint32_t)-(int32_t)n, "2^20 x -1 modulo 2^32");
+    expect_int_sum_to(ff, n / 2, WK_I16, WK_I32, (uint32_t)-(int32_t)(n / 2), "2^19 x -1 (0xffff) = -2^19");
+    expect_int_sum_to(ff, n / 2, WK_U16, WK_U64, UINT64_C(65535) << 19, "2^19 x 65535");
+    free(ff);
+
+    /* 2^16 x 32767 = 2147418112 fits i32; 2^17 of them do not: modulo 2^32. */
+    size_t m = (size_t)1 << 17;
+    int16_t *big = malloc(m * sizeof *big);
+    for (size_t i = 0; i < m; i++)
+        big[i] = 32767;
+    expect_int_sum_to(big, m / 2, WK_I16, WK_I32, UINT64_C(2147418112), "2^16 x 32767 fits i32");
+    expect_int_sum_to(big, m, WK_I16, WK_I32, UINT64_C(4294836224) & 0xffffffffu, "2^17 x 32767 wraps i32");
+    expect_int_sum_to(big, m, WK_I16, WK_I64, UINT64_C(4294836224), "2^17 x 32767 in i64");
+    free(big);
+
+    static const int32_t i32[] = {INT32_MAX, INT32_MAX, 1, -1, 2};
+    expect_int_sum_to(i32, 5, WK_I32, WK_I64, UINT64_C(4294967296), "2 x INT32_MAX + 2 = 2^32, past int32");
+    static const int32_t i32_neg[] = {INT32_MIN, INT32_MIN, -1};
+    expect_int_sum_to(i32_neg, 3, WK_I32, WK_I64, (uint64_t)(INT64_C(-4294967297)), "2 x INT32_MIN - 1, signed");
+    expect_int_sum_to(i32_neg, 3, WK_I32, WK_U64, (uint64_t)(INT64_C(-4294967297)), "the same bits as u64");
+    static const uint32_t u32[] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    expect_int_sum_to(u32, 3, WK_U32, WK_U64, UINT64_C(12884901885), "3 x UINT32_MAX, zero-extended");
+    expect_int_sum_to(u32, 3, WK_U32, WK_I64, UINT64_C(12884901885), "3 x UINT32_MAX into i64");
+
+    static const uint8_t flags[] = {1, 0, 1, 1, 0, 1, 1};
+    expect_int_sum_to(flags, 7, WK_BOOL, WK_I64, 5, "a bool sum counts the ones");
+    expect_int_sum_to(flags, 7, WK_BOOL, WK_U32, 5, "the same count in u32");
+    expect_int_sum_to(flags, 0, WK_BOOL, WK_I32, 0, "n = 0 gives 0");
+    static const int8_t i8[] = {-128, -128, 127};
+    expect_int_sum_to(i8, 3, WK_I8, WK_I32, (uint32_t)-129, "-128 - 128 + 127 = -129, no i8 wrap");
+    expect_int_sum_to(i8, 3, WK_I8, WK_I8, 127, "in i8 itself it wraps to 127");
+}
+
+static void test_reduce_to_floats(void)
+{
+    char msg[512];
+    /* 2048 + 1 = 2049 needs 12 bits: an f16 sum rounds it to 2048 (even),
+     * an f32 one keeps it. */
+    static const uint16_t h[] = {0x6800, 0x3c00};
+    float f = 0;
+    wk_status st = wk_ref_reduce_to(h, 2, WK_F16, WK_F32, &f);
+    int ok = wk_ref_check_reduce_to(h, 2, WK_F16, WK_F32, 0, &f, msg, sizeof msg);
+    wk_checkf(&tally, st == WK_SUCCESS && f == 2049.0f && ok, "f16 -> f32: 2048 + 1 = %g, not rounded back: %s",
+          (double)f, msg);
+    float two_k = 2048.0f;
+    wk_checkf(&tally, !wk_ref_check_reduce_to(h, 2, WK_F16, WK_F32, 0, &two_k, msg, sizeof msg),
+          "f16 -> f32: 2048 (the f16 sum) refused at depth 0: %s", msg);
+    uint16_t h16 = 0;
+    wk_ref_reduce(h, 2, WK_F16, WK_SUM, &h16);
+    wk_checkf(&tally, h16 == 0x6800, "while wk_reduce's f16 sum rounds it to 2048: 0x%04x", h16);
+    /* 65504 + 65504 overflows f16, not f32. */
+    static const uint16_t h_max[] = {0x7bff, 0x7bff};
+    wk_ref_reduce_to(h_max, 2, WK_F16, WK_F32, &f);
+    wk_checkf(&tally, f == 131008.0f, "f16 -> f32: 65504 + 65504 = %g, finite", (double)f);
+    /* bf16 256 + 1 = 257 needs 9 bits. */
+    static const uint16_t b[] = {0x4380, 0x3f80};
+    wk_ref_reduce_to(b, 2, WK_BF16, WK_F32, &f);
+    wk_checkf(&tally, f == 257.0f, "bf16 -> f32: 256 + 1 = %g", (double)f);
+    /* f32 1 + 2^-30 needs 31 bits: kept in double. */
+    static const float x[] = {1.0f, 0x1p-30f};
+    double d = 0;
+    wk_ref_reduce_to(x, 2, WK_F32, WK_F64, &d);
+    ok = wk_ref_check_reduce_to(x, 2, WK_F32, WK_F64, 0, &d, msg, sizeof msg);
+    wk_checkf(&tally, d == 1.0 + 0x1p-30 && ok, "f32 -> f64: 1 + 2^-30 = %a: %s", d, msg);
+    double one = 1.0;
+    wk_checkf(&tally, !wk_ref_check_reduce_to(x, 2, WK_F32, WK_F64, 1, &one, msg, sizeof msg),
+          "f32 -> f64: 1 (the float sum) refused: %s", msg);
+    static const float over[] = {FLT_MAX, FLT_MAX};
+    wk_ref_reduce_to(over, 2, WK_F32, WK_F64, &d);
+    wk_checkf(&tally, d == 2.0 * (double)FLT_MAX, "f32 -> f64: FLT_MAX + FLT_MAX = %g, finite", d);
+    static const float with_nan[] = {1.0f, NAN};
+    wk_ref_reduce_to(with_nan, 2, WK_F32, WK_F64, &d);
+    wk_checkf(&tally, isnan(d), "f32 -> f64: NaN stays NaN");
+
+    /* The tolerance is the output's: a double accumulation of uniform f32
+     * data at depth 40 is held to 2^-53, far tighter than a float sum. */
+    size_t n = 5000, depth = 40;
+    float *u = malloc(n * sizeof *u);
+    wk_generate(u, n, WK_F32, WK_GEN_POSITIVE, 7);
+    long double sum, abs_sum;
+    st = wk_ref_reduce_to_sums(u, n, WK_F32, WK_F64, &sum, &abs_sum);
+    double tol64 = wk_ref_sum_tolerance(WK_F64, depth, abs_sum, sum);
+    double tol32 = wk_ref_sum_tolerance(WK_F32, depth, abs_sum, sum);
+    wk_ref_reduce_to(u, n, WK_F32, WK_F64, &d);
+    ok = wk_ref_check_reduce_to(u, n, WK_F32, WK_F64, depth, &d, msg, sizeof msg);
+    double near = (double)(sum + 0.5L * tol64), far = (double)(sum + 4.0L * tol64);
+    int near_ok = wk_ref_check_reduce_to(u, n, WK_F32, WK_F64, depth, &near, NULL, 0);
+    int far_ok = wk_ref_check_reduce_to(u, n, WK_F32, WK_F64, depth, &far, NULL, 0);
+    wk_checkf(&tally, st == WK_SUCCESS && ok && near_ok && !far_ok && tol64 < tol32 * 0x1p-20,
+          "f32 -> f64 of %zu elements at depth %zu: reference accepted, 0.5x tol accepted, 4x refused "
+          "(tol %.3g, an f32 sum's %.3g): %s", n, depth, tol64, tol32, msg);
+    free(u);
+}
+
+static void test_reduce_to_status(void)
+{
+    uint8_t in[4] = {1, 2, 3, 4}, out[16];
+    memset(out, 0x77, sizeof out);
+    wk_checkf(&tally, wk_ref_reduce_to(in, 4, WK_BOOL, WK_BOOL, out) == WK_ERROR_UNSUPPORTED,
+          "bool -> bool: unsupported");
+    wk_checkf(&tally, wk_ref_reduce_to(in, 4, WK_U8, WK_U16, out) == WK_ERROR_UNSUPPORTED,
+          "u8 -> u16: unsupported (not in the list)");
+    wk_checkf(&tally, wk_ref_reduce_to(in, 1, WK_F32, WK_F16, out) == WK_ERROR_UNSUPPORTED,
+          "f32 -> f16: unsupported (narrower)");
+    wk_checkf(&tally, wk_ref_reduce_to(in, 1, WK_I32, WK_F64, out) == WK_ERROR_UNSUPPORTED,
+          "i32 -> f64: unsupported (integer into float)");
+    wk_checkf(&tally, wk_ref_reduce_to(in, 1, WK_I64, WK_U64, out) == WK_ERROR_UNSUPPORTED,
+          "i64 -> u64: unsupported");
+    wk_checkf(&tally, wk_ref_reduce_to(in, 4, (wk_dtype)WK_DTYPE_COUNT, WK_I64, out) == WK_ERROR_INVALID_DTYPE &&
+                          wk_ref_reduce_to(in, 4, WK_U8, (wk_dtype)-1, out) == WK_ERROR_INVALID_DTYPE,
+          "unknown dtypes: invalid dtype");
+    wk_checkf(&tally, wk_ref_reduce_to(NULL, 4, WK_U8, WK_I64, out) == WK_ERROR_INVALID_ARGUMENT &&
+                          wk_ref_reduce_to(in, 4, WK_U8, WK_I64, NULL) == WK_ERROR_INVALID_ARGUMENT,
+          "NULL pointers: invalid argument");
+    wk_checkf(&tally, out[0] == 0x77 && out[15] == 0x77, "refused calls leave the output alone");
+    long double s, a;
+    wk_checkf(&tally, wk_ref_reduce_to_sums(in, 4, WK_U8, WK_I64, &s, &a) == WK_ERROR_INVALID_ARGUMENT,
+          "exact sums are for float pairs");
+    /* out == in is wk_reduce's sum. */
+    static const int32_t w[] = {INT32_MAX, 1};
+    int32_t same = 0, plain = 0;
+    wk_ref_reduce_to(w, 2, WK_I32, WK_I32, &same);
+    wk_ref_reduce(w, 2, WK_I32, WK_SUM, &plain);
+    wk_checkf(&tally, same == plain && same == INT32_MIN, "i32 -> i32 is wk_reduce's sum: %" PRId32, same);
 }
 
 /* ------------------------------------------- kernels vs naive loops */
@@ -761,9 +1129,11 @@ static void test_generator_reproducible(uint64_t seed)
             wk_generate(b, n, (wk_dtype)d, patterns[p], seed);
             same += memcmp(a, b, bytes) == 0;
             /* A constant bf16 is one of 512 values, so one other seed may
-             * well repeat it; four others all doing so would be a bug. */
+             * well repeat it; four others all doing so would be a bug. A
+             * constant bool is one of two: twenty others. */
             int other = 0;
-            for (uint64_t k = 1; k <= 4 && !other; k++) {
+            uint64_t others = d == WK_BOOL && patterns[p] == WK_GEN_CONSTANT ? 20 : 4;
+            for (uint64_t k = 1; k <= others && !other; k++) {
                 wk_generate(c, n, (wk_dtype)d, patterns[p], seed + k);
                 other = memcmp(a, c, bytes) != 0;
             }
@@ -800,16 +1170,34 @@ static void test_generator_ranges(uint64_t seed)
     void *x = malloc(n * 8);
     for (int d = 0; d < WK_DTYPE_COUNT; d++) {
         wk_dtype dtype = (wk_dtype)d;
-        int floating = d >= WK_F32, is_unsigned = dtype == WK_U32 || dtype == WK_U64;
+        int floating = wk_dtype_is_float(dtype), is_bool = dtype == WK_BOOL;
+        int is_unsigned = dtype == WK_U32 || dtype == WK_U64 || dtype == WK_U8 || dtype == WK_U16;
         long double below_one = 1.0L - 0x1p-60L;
+        /* Bools are 0 or 1 whatever the pattern; 8-bit positives stop at 100. */
+        long double positive_top = is_bool ? 1 : wk_dtype_size(dtype) == 1 ? 100 : 1000;
         wk_generate(x, n, dtype, WK_GEN_SMALL_INTS, seed);
-        int ok = in_range(x, n, dtype, is_unsigned ? 0 : -8, is_unsigned ? 16 : 8, 1);
+        int ok = is_bool ? in_range(x, n, dtype, 0, 1, 1)
+                         : in_range(x, n, dtype, is_unsigned ? 0 : -8, is_unsigned ? 16 : 8, 1);
         wk_generate(x, n, dtype, WK_GEN_POSITIVE, seed);
         ok = ok && (floating ? in_range(x, n, dtype, 0.5L, below_one, 0)
-                             : in_range(x, n, dtype, 0, 1000, 1));
+                             : in_range(x, n, dtype, 0, positive_top, 1));
         if (floating) {
             wk_generate(x, n, dtype, WK_GEN_UNIFORM, seed);
             ok = ok && in_range(x, n, dtype, -1.0L, below_one, 0);
+        } else {
+            /* Integers over their whole range: both ends' neighbourhoods
+             * turn up (a bool's two values among 20000 draws certainly). */
+            wk_generate(x, n, dtype, WK_GEN_UNIFORM, seed);
+            long double lo = wk_ref_load(x, 0, dtype), hi = lo;
+            for (size_t i = 1; i < n; i++) {
+                long double v = wk_ref_load(x, i, dtype);
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+            long double lowest = is_unsigned || is_bool ? 0 : -ldexpl(1.0L, 8 * (int)wk_dtype_size(dtype) - 1);
+            long double span = ldexpl(1.0L, 8 * (int)wk_dtype_size(dtype));
+            long double slack = is_bool ? 0 : span / 64;
+            ok = ok && lo <= lowest + slack && hi >= lowest + (is_bool ? 1 : span - 1) - slack;
         }
         wk_generate(x, n, dtype, WK_GEN_CONSTANT, seed);
         long double first = wk_ref_load(x, 0, dtype);
@@ -857,6 +1245,12 @@ int main(void)
     test_signed_zero();
     test_bitwise();
     test_status();
+    test_narrow();
+    test_narrow_vs_naive(seed);
+    test_sum_widens_pairs();
+    test_reduce_to_ints();
+    test_reduce_to_floats();
+    test_reduce_to_status();
 
     for (int d = WK_F32; d <= WK_BF16; d++)
         test_check_float_sum((wk_dtype)d, seed);

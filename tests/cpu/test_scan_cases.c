@@ -9,7 +9,9 @@
  * 8-byte elements. The f64 min and max of the sizes whose chained kernels
  * carry ordered keys (before sm_90) meet NaNs, edge NaNs,
  * infinities and the extremes, inclusive and exclusive, and the edge-NaN
- * special plants what it says in every float dtype. */
+ * special plants what it says in every float dtype. Every dtype meets
+ * every op it takes, and a sum of bools is there once per scan kind, for
+ * its refusal. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -233,6 +235,53 @@ static void check_edge_nan_special(void)
     }
 }
 
+/* Every dtype with every op it takes, inclusive and exclusive; a sum of
+ * bools, which the library refuses, once per scan kind and no more; a
+ * bool's inits and data 0 or 1 (the generator's and the specials'). */
+static void check_dtypes(wk_case_level level, const char *name, uint64_t seed)
+{
+    size_t count;
+    wk_scan_case *cases = list_cases(level, seed, &count);
+    if (!cases)
+        return;
+    int seen[WK_DTYPE_COUNT][WK_OP_COUNT][2];
+    memset(seen, 0, sizeof seen);
+    size_t refused = 0, bad_bools = 0, bool_cases = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const wk_scan_case *c = &cases[i];
+        seen[c->dtype][c->op][c->exclusive != 0]++;
+        refused += wk_ref_dtype_op_status(c->dtype, c->op) != WK_SUCCESS;
+        if (c->dtype != WK_BOOL || c->n > 100000)
+            continue;
+        bool_cases++;
+        unsigned char *h = malloc(c->n + 1);
+        wk_generate(h, c->n, c->dtype, c->pattern, c->seed);
+        wk_plant_specials(h, c->n, c->dtype, c->special, c->seed);
+        int ok = !c->exclusive || c->init.b <= 1;
+        for (size_t k = 0; k < c->n; ++k)
+            ok &= h[k] <= 1;
+        bad_bools += !ok;
+        free(h);
+    }
+    size_t missing = 0;
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d)
+        for (int o = 0; o < WK_OP_COUNT; ++o)
+            for (int ex = 0; ex < 2; ++ex) {
+                int applies =
+                    !wk_op_is_arg((wk_op)o) && !(wk_op_is_bitwise((wk_op)o) && wk_dtype_is_float((wk_dtype)d));
+                missing += applies && !seen[d][o][ex];
+            }
+    char what[256];
+    snprintf(what, sizeof what,
+             "%s list: every dtype x op x kind (%zu missing); %zu refused cases, the bool sums, one per kind "
+             "(%d incl, %d excl); %zu bool cases hold 0 and 1 only (%zu not)",
+             name, missing, refused, seen[WK_BOOL][WK_SUM][0], seen[WK_BOOL][WK_SUM][1], bool_cases, bad_bools);
+    note(missing == 0 && refused == 2 && seen[WK_BOOL][WK_SUM][0] == 1 && seen[WK_BOOL][WK_SUM][1] == 1 &&
+             bool_cases > 0 && bad_bools == 0,
+         what);
+    free(cases);
+}
+
 int main(void)
 {
     uint64_t seed = wk_seed_from_time();
@@ -244,6 +293,8 @@ int main(void)
     check_f64_keys(WK_CASES_QUICK, "quick", seed);
     check_f64_keys(WK_CASES_FULL, "full", seed);
     check_edge_nan_special();
+    check_dtypes(WK_CASES_QUICK, "quick", seed);
+    check_dtypes(WK_CASES_FULL, "full", seed);
     printf("%d passed, %d failed\n", n_passed, n_failed);
     return n_failed ? 1 : 0;
 }

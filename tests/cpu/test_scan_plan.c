@@ -12,7 +12,7 @@
 /* The shape plan.h gives `bytes` of input of elem-byte elements on a
  * device with the pipelined kernel (pipelined_ok) or without: small tiles
  * below WK_SCAN_LARGE_FROM_BYTES (for 8-byte elements, narrow ones below
- * WK_SCAN_NARROW_BELOW_BYTES), 2-byte elements always; from there on
+ * WK_SCAN_NARROW_BELOW_BYTES), 1- and 2-byte elements always; from there on
  * pipelined tiles, in a wider shape from WK_SCAN_PIPELINED_WIDE_FROM_BYTES,
  * or without the pipelined kernel large chained ones, in their own shape
  * for 8-byte elements. */
@@ -24,7 +24,7 @@ static void expected_shape(size_t bytes, size_t elem, int pipelined_ok, unsigned
     *pipelined = 0;
     if (elem == 8 && bytes < WK_SCAN_NARROW_BELOW_BYTES)
         *block = WK_SCAN_NARROW_THREADS;
-    else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem == 2)
+    else if (bytes < WK_SCAN_LARGE_FROM_BYTES || elem <= 2)
         return;
     else if (pipelined_ok && bytes >= WK_SCAN_PIPELINED_WIDE_FROM_BYTES)
         *block = WK_SCAN_PIPELINED_WIDE_THREADS, *vectors = WK_SCAN_PIPELINED_WIDE_VECTORS, *pipelined = 1;
@@ -131,8 +131,8 @@ int main(void)
                             ((size_t)1 << 26) + 3,
                             ((size_t)1 << 27) - 1, (size_t)1 << 27, ((size_t)1 << 27) + 1, (size_t)1 << 31,
                             ((size_t)1 << 31) + 5, (size_t)1 << 40};
-    const size_t elems[] = {2, 4, 8};
-    for (size_t e = 0; e < 3; ++e)
+    const size_t elems[] = {1, 2, 4, 8};
+    for (size_t e = 0; e < 4; ++e)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
             int all = 1;
             for (size_t k = 0; k < WK_TILE_VECTOR_BYTES / elems[e] && all; ++k)
@@ -180,9 +180,9 @@ int main(void)
     /* The shape changes at WK_SCAN_LARGE_FROM_BYTES of input: one element
      * below it plans small tiles, the first at it pipelined ones, or
      * without the pipelined kernel large chained ones (no fewer elements
-     * per tile either way, so no more tiles than just below); 2-byte
-     * elements keep small tiles. */
-    for (size_t e = 0; e < 3; ++e)
+     * per tile either way, so no more tiles than just below); 1- and
+     * 2-byte elements keep small tiles. */
+    for (size_t e = 0; e < 4; ++e)
         for (int ok = 0; ok <= 1; ++ok) {
             size_t first_large = WK_SCAN_LARGE_FROM_BYTES / elems[e];
             wk_tile_plan below, at;
@@ -193,12 +193,12 @@ int main(void)
                      "in %zu (pipelined %d)",
                      elems[e], ok, first_large - 1, below.vectors, below.tiles, first_large, at.vectors, at.tiles,
                      at.pipelined);
-            unsigned large = elems[e] == 2 ? WK_SCAN_SMALL_VECTORS
+            unsigned large = elems[e] <= 2 ? WK_SCAN_SMALL_VECTORS
                              : ok          ? WK_SCAN_PIPELINED_VECTORS
                              : elems[e] == 8 ? WK_SCAN_WIDE_VECTORS
                                              : WK_SCAN_LARGE_VECTORS;
             wk_expect(&t, below.vectors == WK_SCAN_SMALL_VECTORS && !below.pipelined && at.vectors == large &&
-                              at.pipelined == (ok && elems[e] != 2) && at.tile_elems >= below.tile_elems &&
+                              at.pipelined == (ok && elems[e] > 2) && at.tile_elems >= below.tile_elems &&
                               at.tiles <= below.tiles,
                       label);
         }
@@ -219,7 +219,7 @@ int main(void)
     /* At the wide pipelined edge: the narrower pipelined shape just below,
      * the wide one from there on, each with the tiles it needs; without
      * the pipelined kernel, the large chained tiles on both sides. */
-    for (size_t e = 1; e < 3; ++e)
+    for (size_t e = 2; e < 4; ++e)
         for (int ok = 0; ok <= 1; ++ok) {
             size_t first = WK_SCAN_PIPELINED_WIDE_FROM_BYTES / elems[e], vec = WK_TILE_VECTOR_BYTES / elems[e];
             wk_tile_plan below, at;
@@ -245,7 +245,7 @@ int main(void)
 
     /* The depth the tolerances use. */
     const size_t depth_sizes[] = {1, 100, 8192 * 3 + 5, 1000003, 5000 * 16384 + 7};
-    for (size_t e = 0; e < 3; ++e)
+    for (size_t e = 0; e < 4; ++e)
         for (size_t s = 0; s < sizeof depth_sizes / sizeof depth_sizes[0]; ++s)
             for (size_t k = 0; k < 2; ++k) {
                 size_t offset = k * (WK_TILE_VECTOR_BYTES / elems[e] - 1);

@@ -1,8 +1,9 @@
 /* Tests of the CPU scan reference (verify/ref/scan_reference): hand-computed
- * scans for every dtype and op, integer wraparound, NaN, infinities, f16 /
- * bf16 outputs rounded once from the exact prefix, argument checks, the
- * exact rule, and the per-element checker (every output, the tolerance
- * from the plan's depth, the exclusive scan's first output).
+ * scans for every dtype and op (8- and 16-bit integers and bools too),
+ * integer wraparound, NaN, infinities, f16 / bf16 outputs rounded once from
+ * the exact prefix, argument checks, the exact rule, and the per-element
+ * checker (every output, the tolerance from the plan's depth, the
+ * exclusive scan's first output).
  *
  * Expected values are written out by hand or computed by naive loops, never
  * by the code under test.
@@ -73,9 +74,10 @@ static void expect_scan(const char *what, wk_ref_scan_spec spec, const void *in,
     if (n == 0 || isnan(wk_ref_load(want, n - 1, spec.dtype)))
         return;
     /* Flip a bit of the last element's value (a mantissa bit, or bf16's
-     * lowest exponent bit): a different value for every dtype. */
+     * lowest exponent bit, or a 1-byte element's lowest bit): a different
+     * value for every dtype, a bool's other value. */
     memcpy(bad, want, n * size);
-    bad[(n - 1) * size + (size == 2 ? 1 : size - 2)] ^= 0x01;
+    bad[(n - 1) * size + (size == 1 ? 0 : size == 2 ? 1 : size - 2)] ^= 0x01;
     mismatches = wk_ref_check_scan(in, bad, n, &spec, NULL, msg, sizeof msg);
     wk_checkf(&tally, mismatches == 1, "%s %s %s %s: the checker catches a change in the last output: %s",
           wk_dtype_name(spec.dtype), wk_op_name(spec.op), kind(&spec), what, msg);
@@ -183,6 +185,81 @@ static void test_bitwise(void)
     const uint64_t e[] = {1, 2};
     const uint64_t e_or[] = {UINT64_C(1) << 63, (UINT64_C(1) << 63) | 1};
     expect_scan("init top bit", s, e, e_or, 2);
+}
+
+/* ----------------------------------------------------- narrow integers */
+
+static void test_narrow(void)
+{
+    wk_ref_scan_spec s = spec_of(WK_I8, WK_SUM, 0);
+    const int8_t a[] = {100, 100, -50, -128};
+    const int8_t a_incl[] = {100, -56, -106, 22};
+    expect_scan("wraps both ways in 8 bits", s, a, a_incl, 4);
+    s = spec_of(WK_U8, WK_SUM, 1);
+    s.init.u8 = 250;
+    const uint8_t b[] = {3, 4, 5};
+    const uint8_t b_excl[] = {250, 253, 1};
+    expect_scan("init 250 wraps past 2^8", s, b, b_excl, 3);
+    s = spec_of(WK_U16, WK_SUM, 0);
+    const uint16_t c[] = {65535, 2, 65534};
+    const uint16_t c_incl[] = {65535, 1, 65535};
+    expect_scan("wraps past 2^16", s, c, c_incl, 3);
+
+    s = spec_of(WK_I16, WK_MIN, 0);
+    const int16_t d[] = {5, -3, 7, -32768, 0};
+    const int16_t d_min[] = {5, -3, -3, -32768, -32768};
+    expect_scan("signed order, down to -32768", s, d, d_min, 5);
+    s = spec_of(WK_U16, WK_MAX, 0);
+    const uint16_t e[] = {1, 65535, 2};
+    const uint16_t e_max[] = {1, 65535, 65535};
+    expect_scan("unsigned order, up to 65535", s, e, e_max, 3);
+    s = spec_of(WK_U16, WK_MAX, 1);
+    const uint16_t f[] = {7, 3, 9};
+    const uint16_t f_excl[] = {0, 7, 7};
+    expect_scan("init 0 (identity)", s, f, f_excl, 3);
+    s = spec_of(WK_I8, WK_MAX, 0);
+    const int8_t g[] = {-1, 127, -128};
+    const int8_t g_max[] = {-1, 127, 127};
+    expect_scan("signed order", s, g, g_max, 3);
+    s = spec_of(WK_U8, WK_MAX, 0);
+    const uint8_t h[] = {0x7f, 0x80, 0x01};
+    const uint8_t h_max[] = {0x7f, 0x80, 0x80};
+    expect_scan("unsigned order", s, h, h_max, 3);
+    s = spec_of(WK_I16, WK_XOR, 0);
+    const int16_t k[] = {-1, 1, 0x4000};
+    const int16_t k_xor[] = {-1, -2, -16386};
+    expect_scan("sign bit", s, k, k_xor, 3);
+    s = spec_of(WK_I8, WK_AND, 1);
+    s.init.i8 = -1;
+    const int8_t m[] = {-2, 0x3c, 1};
+    const int8_t m_and[] = {-1, -2, 0x3c};
+    expect_scan("init all ones (identity)", s, m, m_and, 3);
+
+    /* Bools: a running "all", "any" and parity. */
+    const uint8_t t[] = {1, 1, 0, 1}, u[] = {0, 0, 1, 0}, v[] = {1, 1, 1, 0};
+    s = spec_of(WK_BOOL, WK_MIN, 0);
+    const uint8_t t_all[] = {1, 1, 0, 0};
+    expect_scan("all so far", s, t, t_all, 4);
+    s = spec_of(WK_BOOL, WK_MAX, 0);
+    const uint8_t u_any[] = {0, 0, 1, 1};
+    expect_scan("any so far", s, u, u_any, 4);
+    s = spec_of(WK_BOOL, WK_AND, 1);
+    s.init.b = 1;
+    const uint8_t t_and[] = {1, 1, 1, 0};
+    expect_scan("init true: all before", s, t, t_and, 4);
+    s = spec_of(WK_BOOL, WK_OR, 1);
+    const uint8_t u_or[] = {0, 0, 0, 1};
+    expect_scan("init false: any before", s, u, u_or, 4);
+    s = spec_of(WK_BOOL, WK_XOR, 0);
+    const uint8_t v_xor[] = {1, 0, 1, 1};
+    expect_scan("parity so far", s, v, v_xor, 4);
+    uint8_t out[4] = {7, 7, 7, 7};
+    s = spec_of(WK_BOOL, WK_SUM, 0);
+    wk_checkf(&tally, wk_ref_scan(t, out, 4, &s) == WK_ERROR_UNSUPPORTED && out[0] == 7,
+          "a bool sum scan is unsupported, writes nothing");
+    char msg[256];
+    wk_checkf(&tally, wk_ref_check_scan(t, t_all, 4, &s, NULL, msg, sizeof msg) == WK_REF_SCAN_INVALID,
+          "the checker refuses a bool sum: %s", msg);
 }
 
 /* --------------------------------------------------------------- floats */
@@ -551,6 +628,12 @@ static uint64_t sum_i32(uint64_t acc, uint64_t x) { return (uint64_t)(int64_t)(i
 static uint64_t min_i32(uint64_t acc, uint64_t x) { return (int64_t)x < (int64_t)acc ? x : acc; }
 static uint64_t xor_64(uint64_t acc, uint64_t x) { return acc ^ x; }
 static uint64_t max_u64(uint64_t acc, uint64_t x) { return x > acc ? x : acc; }
+static uint64_t load_i8_bits(const void *p, size_t i) { return (uint64_t)(int64_t)((const int8_t *)p)[i]; }
+static uint64_t load_u16_bits(const void *p, size_t i) { return ((const uint16_t *)p)[i]; }
+static uint64_t sum_i8(uint64_t acc, uint64_t x) { return (uint64_t)(int64_t)(int8_t)(uint8_t)(acc + x); }
+static uint64_t max_i8(uint64_t acc, uint64_t x) { return (int64_t)x > (int64_t)acc ? x : acc; }
+static uint64_t sum_u16(uint64_t acc, uint64_t x) { return (uint16_t)(acc + x); }
+static uint64_t min_u16(uint64_t acc, uint64_t x) { return x < acc ? x : acc; }
 
 /* One integer scan of random data against a naive loop of `step`: the
  * inclusive prefix starts at the first element, the exclusive one at init. */
@@ -589,6 +672,10 @@ static void test_vs_naive(uint64_t seed)
     static int32_t a[N], ra[N];
     static uint64_t b[N], rb[N];
     static float f[N], rf[N];
+    static int8_t c[N], rc[N];
+    static uint16_t h[N], rh[N];
+    wk_generate(c, N, WK_I8, WK_GEN_UNIFORM, seed + 3);
+    wk_generate(h, N, WK_U16, WK_GEN_UNIFORM, seed + 4);
     wk_generate(a, N, WK_I32, WK_GEN_UNIFORM, seed);
     wk_generate(b, N, WK_U64, WK_GEN_UNIFORM, seed + 1);
     wk_generate(f, N, WK_F32, WK_GEN_SMALL_INTS, seed + 2);
@@ -602,6 +689,14 @@ static void test_vs_naive(uint64_t seed)
          "u64 uniform exclusive xor matches a naive loop"},
         {WK_U64, WK_MAX, 0, {.u64 = 0}, b, rb, load_u64_bits, max_u64,
          "u64 uniform inclusive max matches a naive loop"},
+        {WK_I8, WK_SUM, 1, {.i8 = -7}, c, rc, load_i8_bits, sum_i8,
+         "i8 uniform exclusive sum from -7 matches a naive wrapping loop"},
+        {WK_I8, WK_MAX, 0, {.u64 = 0}, c, rc, load_i8_bits, max_i8,
+         "i8 uniform inclusive max matches a naive signed loop"},
+        {WK_U16, WK_SUM, 0, {.u64 = 0}, h, rh, load_u16_bits, sum_u16,
+         "u16 uniform inclusive sum matches a naive wrapping loop"},
+        {WK_U16, WK_MIN, 1, {.u16 = 60000}, h, rh, load_u16_bits, min_u16,
+         "u16 uniform exclusive min from 60000 matches a naive loop"},
     };
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k)
         check_vs_naive(&ints[k], N);
@@ -624,6 +719,7 @@ int main(void)
     test_int_sums();
     test_int_min_max();
     test_bitwise();
+    test_narrow();
     test_float_sums();
     test_nan_inf();
     test_status();

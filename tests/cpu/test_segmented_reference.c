@@ -2,7 +2,7 @@
  * (verify/ref/segmented_reference): the three layouts and the clamping of
  * offsets, hand-computed reduces and scans per segment (empty segments,
  * index -1, ties to the lowest index, the first NaN, signed zeros, f16 /
- * bf16 NaN as 0x7fff), the checkers (what they accept and what they catch,
+ * bf16 NaN as 0x7fff, 8- and 16-bit integers and bools), the checkers (what they accept and what they catch,
  * the float-sum bound at its edge, untouched gaps), and the generators of
  * offsets (sizes sum to the total, offsets monotone, disjoint layouts
  * disjoint and clamped as described).
@@ -323,6 +323,74 @@ static void test_scans(void)
     wk_checkf(&tally, wk_ref_segmented_scan(a, w, &s, &sp) == WK_ERROR_UNSUPPORTED, "argmax scan is unsupported");
 }
 
+/* ----------------------------------------------------- narrow integers */
+
+/* The 8- and 16-bit integers and bools, per segment: sums wrap, arg results
+ * carry one or two bytes of value (the rest zero), empty bool segments give
+ * "all" true and "any" false, a bool sum is refused. */
+static void test_narrow(void)
+{
+    const int8_t a[] = {100, 100, -100, -128, -1, 5};
+    int8_t sums[3] = {7, 7, 7};
+    wk_ref_segments s = uniform(2, 3);
+    wk_status st = wk_ref_segmented_reduce(a, sums, &s, WK_I8, WK_SUM);
+    wk_checkf(&tally, st == WK_SUCCESS && sums[0] == 100 && sums[1] == -124 && sums[2] == 7,
+              "i8 sums wrap per segment: 100, -124 (-124 = -128 - 1 + 5), nothing past count: %d %d", sums[0],
+              sums[1]);
+    const uint16_t b[] = {3, 65535, 65535, 9, 0};
+    const int64_t ob[] = {0, 3, 2}, oe[] = {3, 5, 2};
+    s = offsets(3, 5, ob, oe);
+    wk_arg_result r[3];
+    memset(r, 0xcd, sizeof r);
+    st = wk_ref_segmented_reduce(b, r, &s, WK_U16, WK_ARGMAX);
+    wk_checkf(&tally, st == WK_SUCCESS && r[0].value.u16 == 65535 && r[0].index == 1 && r[1].value.u16 == 9 &&
+                          r[1].index == 0 && r[2].value.u16 == 0 && r[2].index == -1 && (r[0].value.u64 >> 16) == 0,
+              "u16 argmax: 65535@1 (tie to the lowest), 9@0, empty 0@-1, upper bytes 0");
+    int16_t mins[3];
+    wk_ref_segmented_reduce(b, mins, &s, WK_I16, WK_MIN);
+    wk_checkf(&tally, mins[0] == -1 && mins[1] == 0 && mins[2] == 32767,
+              "the same bytes as i16: min -1, 0, empty 32767");
+
+    const uint8_t t[] = {1, 1, 0, 1, 1, 1};
+    const int64_t tb[] = {0, 3, 6}, te[] = {3, 6, 6};
+    s = offsets(3, 6, tb, te);
+    uint8_t all[3], any[3];
+    wk_ref_segmented_reduce(t, all, &s, WK_BOOL, WK_MIN);
+    wk_ref_segmented_reduce(t, any, &s, WK_BOOL, WK_MAX);
+    wk_checkf(&tally, all[0] == 0 && all[1] == 1 && all[2] == 1 && any[0] == 1 && any[1] == 1 && any[2] == 0,
+              "bool all: 0 1, empty 1; any: 1 1, empty 0");
+    uint8_t ands[3];
+    wk_ref_segmented_reduce(t, ands, &s, WK_BOOL, WK_AND);
+    wk_checkf(&tally, ands[0] == 0 && ands[1] == 1 && ands[2] == 1, "bool and: 0 1, empty 1 (a bool, not 0xff)");
+    uint8_t kept[3] = {7, 7, 7};
+    wk_checkf(&tally, wk_ref_segmented_reduce(t, kept, &s, WK_BOOL, WK_SUM) == WK_ERROR_UNSUPPORTED && kept[0] == 7,
+              "bool sum: refused, nothing written");
+    char msg[512];
+    wk_checkf(&tally, wk_ref_check_segmented_reduce(t, all, &s, WK_BOOL, WK_MIN, msg, sizeof msg) == 0,
+              "the checker accepts bool all: %s", msg);
+    all[2] = 0xff;
+    wk_checkf(&tally, wk_ref_check_segmented_reduce(t, all, &s, WK_BOOL, WK_MIN, msg, sizeof msg) == 1,
+              "the checker catches 0xff for an empty bool all: %s", msg);
+
+    const int16_t c[] = {30000, 30000, 5, -1, 7, 7};
+    int16_t co[6];
+    s = uniform(2, 3);
+    wk_ref_scan_spec sp = spec_of(WK_I16, WK_SUM, 0);
+    wk_ref_segmented_scan(c, co, &s, &sp);
+    wk_checkf(&tally, co[0] == 30000 && co[1] == -5536 && co[2] == -5531 && co[3] == -1 && co[4] == 6 && co[5] == 13,
+              "i16 inclusive sums wrap per segment: 30000 -5536 -5531 | -1 6 13");
+    uint8_t to[6];
+    s = uniform(2, 3);
+    sp = spec_of(WK_BOOL, WK_OR, 1);
+    wk_ref_segmented_scan(t, to, &s, &sp);
+    wk_checkf(&tally, to[0] == 0 && to[1] == 1 && to[2] == 1 && to[3] == 0 && to[4] == 1 && to[5] == 1,
+              "bool exclusive any per segment: 0 1 1 | 0 1 1");
+    wk_checkf(&tally, wk_ref_check_segmented_scan(t, to, NULL, &s, &sp, msg, sizeof msg) == 0,
+              "the scan checker accepts it: %s", msg);
+    sp.op = WK_SUM;
+    wk_checkf(&tally, wk_ref_segmented_scan(t, to, &s, &sp) == WK_ERROR_UNSUPPORTED, "bool sum scan: refused");
+}
+
 /* ------------------------------------------------------------ checkers */
 
 /* The reduce checker: accepts the reference, catches one changed result of
@@ -614,6 +682,7 @@ int main(void)
     test_reduce_floats();
     test_reduce_status();
     test_scans();
+    test_narrow();
     test_check_reduce(seed);
     test_check_scan(seed + 1);
     test_power_law(seed + 2);

@@ -223,8 +223,8 @@ static void check_coverage(const char *name, const coverage *cv, int full)
 /* Sizes where the tiles change, and past them. */
 static void check_tile_sizes(const wk_select_case *cases, size_t count)
 {
-    static const size_t elems[] = {2, 4, 8};
-    for (size_t e = 0; e < 3; ++e) {
+    static const size_t elems[] = {1, 2, 4, 8};
+    for (size_t e = 0; e < 4; ++e) {
         size_t tile = tile_elems(elems[e], 1), found = 0, want = 0;
         for (size_t t = 1; t <= 2; ++t)
             for (int delta = -1; delta <= 1; ++delta) {
@@ -266,16 +266,16 @@ static void check_tile_sizes(const wk_select_case *cases, size_t count)
 }
 
 /* The planner's shapes (select/plan.h). Without the pipelined kernel:
- * small tiles below 8 MiB and for 2-byte elements, large ones from there,
- * and for 4-byte elements 48 KiB staged ones (256 threads) from 256 MiB
- * and 128 KiB ones from 1 GiB. With it (sm_90 and later), 4- and 8-byte
+ * small tiles below 8 MiB and for 1- and 2-byte elements, large ones from
+ * there, and for 4-byte elements 48 KiB staged ones (256 threads) from
+ * 256 MiB and 128 KiB ones from 1 GiB. With it (sm_90 and later), 4- and 8-byte
  * elements take the pipelined tiles from 16 MiB on. */
 static void check_shapes(void)
 {
-    static const size_t elems[] = {2, 4, 8};
+    static const size_t elems[] = {1, 2, 4, 8};
     const size_t GiB = (size_t)1 << 30;
     for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
-        for (size_t e = 0; e < 3; ++e) {
+        for (size_t e = 0; e < 4; ++e) {
             size_t elem = elems[e];
             const size_t sizes[] = {WK_SELECT_LARGE_FROM_BYTES / elem - 1,      WK_SELECT_LARGE_FROM_BYTES / elem,
                                     WK_SELECT_PIPELINED_FROM_BYTES / elem - 1,  WK_SELECT_PIPELINED_FROM_BYTES / elem,
@@ -287,9 +287,9 @@ static void check_shapes(void)
             for (size_t s = 0; s < SIZES; ++s) {
                 wk_tile_plan p;
                 wk_plan_select_for(0x10000, sizes[s], elem, 0, pipelined_ok, &p);
-                const int want_pipelined = pipelined_ok && elem != 2 && s >= 3;
+                const int want_pipelined = pipelined_ok && elem > 2 && s >= 3;
                 got[s] = p.vectors;
-                want[s] = elem == 2 || s == 0  ? WK_SELECT_SMALL_VECTORS
+                want[s] = elem <= 2 || s == 0  ? WK_SELECT_SMALL_VECTORS
                           : want_pipelined     ? WK_SELECT_PIPELINED_VECTORS
                           : elem != 4 || s < 5 ? WK_SELECT_LARGE_VECTORS
                           : s < 7              ? WK_SELECT_STAGED_MID_VECTORS
@@ -319,12 +319,12 @@ static void check_shapes(void)
  * modes do. */
 static void check_partition_shapes(void)
 {
-    static const size_t elems[] = {2, 4, 8};
+    static const size_t elems[] = {1, 2, 4, 8};
     const size_t sizes[] = {WK_SELECT_PIPELINED_FROM_BYTES - 16, WK_SELECT_PIPELINED_FROM_BYTES,
                             WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES - 16, WK_SELECT_PIPELINED_PARTITION_BELOW_BYTES,
                             WK_SELECT_STAGED_FROM_BYTES};
     for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
-        for (size_t e = 0; e < 3; ++e)
+        for (size_t e = 0; e < 4; ++e)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
                 const size_t elem = elems[e], n = sizes[s] / elem;
                 wk_tile_plan other, part;
@@ -388,7 +388,7 @@ static void check_pipelined_edges(const wk_select_case *cases, size_t count, int
     for (size_t i = 0; i < count; ++i) {
         const wk_select_case *c = &cases[i];
         size_t elem = wk_dtype_size(c->dtype), edge = WK_SELECT_PIPELINED_FROM_BYTES / elem;
-        if (elem == 2)
+        if (elem <= 2)
             continue;
         wk_tile_plan p;
         wk_plan_select(0x10000 + c->in_offset * elem, c->n, elem, c->mode == WK_REF_PARTITION_IF, &p);
@@ -494,6 +494,7 @@ typedef struct data_tally {
     size_t cases, elements, wrong_cases;
     size_t nan[WK_DTYPE_COUNT][MODES], neg_zero[WK_DTYPE_COUNT][MODES], pos_zero[WK_DTYPE_COUNT][MODES];
     size_t off_fraction, bad_constant;
+    size_t bools, bad_bools; /* bool cases, and those with a byte or constant other than 0 or 1 */
 } data_tally;
 
 static int element_is_nan(const void *h, size_t i, wk_dtype d) { return is_float(d) && isnan(wk_ref_load(h, i, d)); }
@@ -561,6 +562,15 @@ static void check_data(const wk_select_case *c, data_tally *t)
                               : a == 0;
     }
     t->bad_constant += !constant_ok;
+    if (c->dtype == WK_BOOL) {
+        int bytes_ok = 1;
+        for (size_t i = 0; i < c->n; ++i)
+            bytes_ok &= h[i] <= 1;
+        if (wk_ref_select_uses_predicate(c->mode))
+            bytes_ok &= c->predicate.a.b <= 1 && (c->predicate.compare != WK_IN_RANGE || c->predicate.b.b <= 1);
+        t->bools++;
+        t->bad_bools += !bytes_ok;
+    }
     int plausible = fraction_plausible(c, kept);
     t->off_fraction += !plausible;
     t->cases++;
@@ -592,6 +602,9 @@ static void check_list_data(const char *name, const wk_select_case *cases, size_
               "%s: the data of %zu cases (%zu elements) keeps exactly what its pattern says, at a plausible "
               "fraction, with the constant its special names (%zu cases not)",
               name, t.cases, t.elements, t.wrong_cases);
+    wk_checkf(&tally, t.bools > 0 && t.bad_bools == 0,
+              "%s: the %zu bool cases hold bytes 0 and 1 only, and constants 0 or 1 (%zu not)", name, t.bools,
+              t.bad_bools);
 
     size_t missing = 0;
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
@@ -657,8 +670,8 @@ int main(void)
     coverage cv;
 
     gather(quick, quick_count, &cv);
-    wk_checkf(&tally, quick_count >= 100 && quick_count <= 200 && cv.over_2_20 <= WK_DTYPE_COUNT + 4,
-              "quick: %zu cases (100 to 200), %d of them over 2^20 elements (at most one per dtype, the staged "
+    wk_checkf(&tally, quick_count >= 150 && quick_count <= 300 && cv.over_2_20 <= WK_DTYPE_COUNT + 4,
+              "quick: %zu cases (150 to 300), %d of them over 2^20 elements (at most one per dtype, the staged "
               "tiles' one, the pipelined tiles' two and the partition's short tiles' one)",
               quick_count, cv.over_2_20);
     check_coverage("quick", &cv, 0);

@@ -1,5 +1,6 @@
 /* Tests of the CPU select reference (verify/ref/select_reference): hand-worked
- * selects for every mode and compare, signed against unsigned order, NaN
+ * selects for every mode and compare, signed against unsigned order (8- and
+ * 16-bit integers and bools too), NaN
  * in the data and in the constants, -0.0 against +0.0, infinities, f16 /
  * bf16 compared as their exact values, NaN payloads and zero signs copied
  * bit for bit, partition's reversed tail, unique's runs, in place, argument
@@ -150,6 +151,79 @@ static void test_signed_unsigned(void)
     s.predicate.a.i32 = 7;
     const uint32_t c_le[] = {7, 7, 0xffffffffu, 7};
     expect_select("less_equal 7 (signed: -1 included)", s, c, NULL, 5, c_le, 4);
+}
+
+/* A NaN test (spec's compare) on an integer dtype is refused. */
+static void expect_nan_test_refused(wk_ref_select_spec s, const void *in, void *out)
+{
+    uint64_t count = 0;
+    wk_checkf(&tally, wk_ref_select(in, NULL, out, 1, &s, &count) == WK_ERROR_UNSUPPORTED,
+              "%s %s is_nan: unsupported on an integer dtype", wk_ref_select_mode_name(s.mode), wk_dtype_name(s.dtype));
+}
+
+/* The 8- and 16-bit integers and bools: the same bytes signed and
+ * unsigned, every mode, outputs one or two bytes wide. */
+static void test_narrow(void)
+{
+    /* As i8: 5, -1, 127, -128, 0; as u8: 5, 255, 127, 128, 0. */
+    const uint8_t a[] = {5, 0xff, 0x7f, 0x80, 0};
+    wk_ref_select_spec s = spec_of(WK_REF_SELECT_IF, WK_I8, WK_LESS);
+    s.predicate.a.i8 = 0;
+    const uint8_t a_i8_neg[] = {0xff, 0x80};
+    expect_select_in_place("less 0 (signed)", s, a, NULL, 5, a_i8_neg, 2);
+    s = spec_of(WK_REF_SELECT_IF, WK_U8, WK_GREATER);
+    s.predicate.a.u8 = 127;
+    const uint8_t a_u8_big[] = {0xff, 0x80};
+    expect_select_in_place("greater 127 (unsigned)", s, a, NULL, 5, a_u8_big, 2);
+    s = spec_of(WK_REF_WHERE, WK_I8, WK_IN_RANGE);
+    s.predicate.a.i8 = -128;
+    s.predicate.b.i8 = 5;
+    const int64_t a_where[] = {1, 3, 4};
+    expect_select("in_range [-128, 5)", s, a, NULL, 5, a_where, 3);
+    s = spec_of(WK_REF_PARTITION_IF, WK_U8, WK_GREATER_EQUAL);
+    s.predicate.a.u8 = 128;
+    const uint8_t a_part[] = {0xff, 0x80, 0, 0x7f, 5}; /* kept, then the rest last to first */
+    expect_select("greater_equal 128", s, a, NULL, 5, a_part, 2);
+
+    const int16_t b[] = {-32768, 300, -1, 32767, 300};
+    s = spec_of(WK_REF_SELECT_IF, WK_I16, WK_LESS_EQUAL);
+    s.predicate.a.i16 = -1;
+    const int16_t b_le[] = {-32768, -1};
+    expect_select("less_equal -1", s, b, NULL, 5, b_le, 2);
+    s = spec_of(WK_REF_SELECT_IF, WK_U16, WK_GREATER);
+    s.predicate.a.u16 = 32767;
+    const int16_t b_u_gt[] = {-32768, -1}; /* 32768 and 65535 as u16 */
+    expect_select("greater 32767 (unsigned)", s, b, NULL, 5, b_u_gt, 2);
+    s = spec_of(WK_REF_SELECT_IF, WK_I16, WK_EQUAL);
+    s.predicate.a.i16 = 300;
+    const int16_t b_eq[] = {300, 300};
+    expect_select("equal 300", s, b, NULL, 5, b_eq, 2);
+    const uint8_t flags[] = {0, 9, 0, 1, 1};
+    const int16_t b_flagged[] = {300, 32767, 300};
+    expect_select_in_place("flags", spec_of(WK_REF_SELECT_FLAGGED, WK_I16, WK_LESS), b, flags, 5, b_flagged, 3);
+    const uint16_t u[] = {7, 7, 65535, 65535, 7};
+    const uint16_t u_want[] = {7, 65535, 7};
+    expect_select_in_place("runs", spec_of(WK_REF_UNIQUE, WK_U16, WK_LESS), u, NULL, 5, u_want, 3);
+
+    /* Bools compare as the numbers 0 and 1. */
+    const uint8_t t[] = {1, 0, 0, 1, 1, 0};
+    s = spec_of(WK_REF_WHERE, WK_BOOL, WK_EQUAL);
+    s.predicate.a.b = 1;
+    const int64_t t_true[] = {0, 3, 4};
+    expect_select("where true", s, t, NULL, 6, t_true, 3);
+    s = spec_of(WK_REF_SELECT_IF, WK_BOOL, WK_LESS);
+    s.predicate.a.b = 1;
+    const uint8_t t_false[] = {0, 0, 0};
+    expect_select_in_place("less 1: the falses", s, t, NULL, 6, t_false, 3);
+    s = spec_of(WK_REF_PARTITION_IF, WK_BOOL, WK_GREATER);
+    s.predicate.a.b = 0;
+    const uint8_t t_part[] = {1, 1, 1, 0, 0, 0};
+    expect_select("greater 0: trues first", s, t, NULL, 6, t_part, 3);
+    const uint8_t t_runs[] = {1, 0, 1, 0};
+    expect_select_in_place("runs", spec_of(WK_REF_UNIQUE, WK_BOOL, WK_LESS), t, NULL, 6, t_runs, 4);
+    s = spec_of(WK_REF_SELECT_IF, WK_BOOL, WK_IS_NAN);
+    uint8_t out[8];
+    expect_nan_test_refused(s, t, out);
 }
 
 /* ----------------------------------------------------------- floats */
@@ -621,6 +695,7 @@ int main(void)
     uint64_t seed = wk_seed_from_time();
     printf("seed %" PRIu64 " (set WK_SEED to repeat)\n", seed);
     test_signed_unsigned();
+    test_narrow();
     test_float_compares();
     test_nan_constants();
     test_half_types();

@@ -23,20 +23,64 @@ static void test_strings(wk_tally *t)
 
 static void test_metadata(wk_tally *t)
 {
-    const size_t sizes[WK_DTYPE_COUNT] = {4, 4, 8, 8, 4, 8, 2, 2};
+    const size_t sizes[WK_DTYPE_COUNT] = {4, 4, 8, 8, 4, 8, 2, 2, 1, 1, 1, 2, 2};
+    const char *const names[WK_DTYPE_COUNT] = {"i32", "u32", "i64", "u64", "f32", "f64", "f16",
+                                               "bf16", "bool", "u8", "i8", "i16", "u16"};
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
-        wk_expect(t, wk_dtype_size((wk_dtype)d) == sizes[d], "dtype sizes");
-        wk_expect(t, strcmp(wk_dtype_name((wk_dtype)d), "?") != 0, "dtype names");
+        wk_checkf(t, wk_dtype_size((wk_dtype)d) == sizes[d] && strcmp(wk_dtype_name((wk_dtype)d), names[d]) == 0,
+                  "dtype %d: %s, %zu bytes (want %s, %zu)", d, wk_dtype_name((wk_dtype)d), wk_dtype_size((wk_dtype)d),
+                  names[d], sizes[d]);
+        wk_expect(t, wk_dtype_valid(d), "every dtype below WK_DTYPE_COUNT is valid");
+        wk_expect(t, wk_dtype_is_float((wk_dtype)d) == (d >= WK_F32 && d <= WK_BF16),
+                  "the float dtypes are f32, f64, f16, bf16 (not the narrow integers)");
         for (int o = 0; o < WK_OP_COUNT; ++o) {
             size_t want = (o == WK_ARGMIN || o == WK_ARGMAX) ? 16 : sizes[d];
             wk_expect(t, wk_reduce_result_size((wk_dtype)d, (wk_op)o) == want, "result sizes");
         }
     }
     wk_expect(t, sizeof(wk_arg_result) == 16 && sizeof(wk_value) == 8, "wk_arg_result is 16 bytes");
-    wk_expect(t, wk_dtype_size((wk_dtype)8) == 0 && strcmp(wk_dtype_name((wk_dtype)-1), "?") == 0,
+    wk_expect(t, WK_DTYPE_COUNT == 13 && WK_BOOL == 8 && WK_U8 == 9 && WK_I8 == 10 && WK_I16 == 11 && WK_U16 == 12,
+              "the dtype values of warpkit.h");
+    wk_expect(t, wk_dtype_size((wk_dtype)WK_DTYPE_COUNT) == 0 && strcmp(wk_dtype_name((wk_dtype)-1), "?") == 0 &&
+                     strcmp(wk_dtype_name((wk_dtype)WK_DTYPE_COUNT), "?") == 0 && !wk_dtype_valid(WK_DTYPE_COUNT),
               "unknown dtypes have no size or name");
     wk_expect(t, strcmp(wk_op_name(WK_ARGMAX), "argmax") == 0 && strcmp(wk_op_name((wk_op)8), "?") == 0, "op names");
     wk_expect(t, wk_reduce_result_size(WK_F32, (wk_op)9) == 0, "unknown op has no result size");
+}
+
+/* The pairs warpkit.h lists for wk_reduce_to, written out by hand. */
+static int listed_pair(int in, int out)
+{
+    int narrow_in = in == WK_BOOL || in == WK_U8 || in == WK_I8 || in == WK_I16 || in == WK_U16;
+    if (in == out)
+        return in != WK_BOOL;
+    if (narrow_in)
+        return out == WK_I32 || out == WK_U32 || out == WK_I64 || out == WK_U64;
+    if (in == WK_I32 || in == WK_U32)
+        return out == WK_I64 || out == WK_U64;
+    if (in == WK_F16 || in == WK_BF16)
+        return out == WK_F32;
+    return in == WK_F32 && out == WK_F64;
+}
+
+static void test_sum_widens(wk_tally *t)
+{
+    int pairs = 0, agree = 0, accepted = 0;
+    for (int in = 0; in < WK_DTYPE_COUNT; ++in)
+        for (int out = 0; out < WK_DTYPE_COUNT; ++out, ++pairs) {
+            int want = listed_pair(in, out), got = wk_sum_widens(in, out);
+            accepted += got;
+            if ((got == 1) == (want == 1) && (got == 0 || got == 1))
+                agree++;
+            else
+                printf("FAIL wk_sum_widens(%s, %s) = %d, want %d\n", wk_dtype_name((wk_dtype)in),
+                       wk_dtype_name((wk_dtype)out), got, want);
+        }
+    wk_checkf(t, agree == pairs && accepted == 39, "wk_sum_widens: %d of %d pairs as listed, %d accepted (want 39)",
+              agree, pairs, accepted);
+    wk_expect(t, !wk_sum_widens(-1, WK_I64) && !wk_sum_widens(WK_U8, WK_DTYPE_COUNT) &&
+                     !wk_sum_widens(WK_DTYPE_COUNT, WK_DTYPE_COUNT) && !wk_sum_widens(1000, 1000),
+              "unknown dtypes widen into nothing");
 }
 
 static void test_checks(wk_tally *t)
@@ -45,7 +89,16 @@ static void test_checks(wk_tally *t)
     wk_expect(t, wk_check_dtype_op(WK_U64, WK_XOR, "f") == WK_SUCCESS, "u64 xor is valid");
     wk_expect(t, wk_check_dtype_op(WK_F16, WK_OR, "f") == WK_ERROR_UNSUPPORTED, "f16 or is unsupported");
     wk_expect(t, strstr(wk_last_error_message(), ": or is for integer dtypes, not f16") != NULL, "the message names the op and dtype");
-    wk_expect(t, wk_check_dtype_op(8, WK_SUM, "f") == WK_ERROR_INVALID_DTYPE, "dtype 8 is invalid");
+    wk_expect(t, wk_check_dtype_op(WK_DTYPE_COUNT, WK_SUM, "f") == WK_ERROR_INVALID_DTYPE, "dtype 13 is invalid");
+    wk_expect(t, wk_check_dtype_op(WK_BOOL, WK_SUM, "f") == WK_ERROR_UNSUPPORTED, "a bool sum is unsupported");
+    wk_expect(t, strstr(wk_last_error_message(), "wk_reduce_to") != NULL, "the message says what to use instead");
+    wk_expect(t, wk_check_dtype_op(WK_BOOL, WK_MIN, "f") == WK_SUCCESS &&
+                     wk_check_dtype_op(WK_BOOL, WK_XOR, "f") == WK_SUCCESS &&
+                     wk_check_dtype_op(WK_BOOL, WK_ARGMAX, "f") == WK_SUCCESS,
+                 "bool min, xor and argmax are valid");
+    wk_expect(t, wk_check_dtype_op(WK_I8, WK_SUM, "f") == WK_SUCCESS &&
+                     wk_check_dtype_op(WK_U16, WK_AND, "f") == WK_SUCCESS,
+                 "narrow integer sums and bitwise ops are valid");
     wk_expect(t, wk_check_dtype_op(WK_I32, -1, "f") == WK_ERROR_INVALID_OP, "op -1 is invalid");
     wk_expect(t, wk_check_extent(SIZE_MAX / 4 + 1, 4, "f") == WK_ERROR_LIMIT, "extent overflow is over the limit");
     wk_expect(t, wk_check_extent(WK_MAX_BYTES / 4 + 1, 4, "f") == WK_ERROR_LIMIT, "2^62 + 4 bytes are over the limit");
@@ -96,6 +149,7 @@ int main(void)
     wk_tally t = {0, 0};
     test_strings(&t);
     test_metadata(&t);
+    test_sum_widens(&t);
     test_checks(&t);
     test_without_context(&t);
     return wk_tally_finish(&t);

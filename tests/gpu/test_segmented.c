@@ -666,7 +666,8 @@ static void run_scan(input *in, int fn, wk_op op, wk_value init, int in_place, s
 
 /* ------------------------------------------------------------ the list */
 
-static const wk_dtype dtypes[WK_DTYPE_COUNT] = {WK_I32, WK_U32, WK_I64, WK_U64, WK_F32, WK_F64, WK_F16, WK_BF16};
+static const wk_dtype dtypes[WK_DTYPE_COUNT] = {WK_I32, WK_U32, WK_I64,  WK_U64, WK_F32, WK_F64, WK_F16,
+                                                WK_BF16, WK_BOOL, WK_U8, WK_I8, WK_I16, WK_U16};
 static const wk_op reduce_ops[] = {WK_SUM, WK_MIN, WK_MAX, WK_AND, WK_OR, WK_XOR, WK_ARGMIN, WK_ARGMAX};
 static const wk_op scan_ops[] = {WK_SUM, WK_MIN, WK_MAX, WK_AND, WK_OR, WK_XOR};
 
@@ -693,6 +694,8 @@ static int heavy_default_part(const layout *l, wk_dtype dtype, wk_op op, int fn)
 static int level_runs(const layout *l, wk_dtype dtype, wk_op op, int fn)
 {
     if (is_bitwise(op) && is_float(dtype))
+        return 0;
+    if (dtype == WK_BOOL && op == WK_SUM) /* refused: the contract checks it */
         return 0;
     if (fn != FN_REDUCE && !l->disjoint)
         return 0;
@@ -867,6 +870,7 @@ static void test_rejections(void)
     expect_rejected("dtype -1", WK_ERROR_INVALID_DTYPE, make_call(in, out, &uni, (wk_dtype)-1, WK_SUM), ALL_FNS);
     expect_rejected("op 42", WK_ERROR_INVALID_OP, make_call(in, out, &uni, WK_F32, (wk_op)42), ALL_FNS);
     expect_rejected("op -1", WK_ERROR_INVALID_OP, make_call(in, out, &uni, WK_I32, (wk_op)-1), ALL_FNS);
+    expect_rejected("sum of bools", WK_ERROR_UNSUPPORTED, make_call(in, out, &uni, WK_BOOL, WK_SUM), ALL_FNS);
 
     const wk_dtype floats[] = {WK_F32, WK_F64, WK_F16, WK_BF16};
     const wk_op bitwise[] = {WK_AND, WK_OR, WK_XOR};

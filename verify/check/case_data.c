@@ -35,6 +35,11 @@ long double wk_dtype_largest(wk_dtype d)
     case WK_F64: return 1.7976931348623157e308L;
     case WK_F16: return 65504.0L;
     case WK_BF16: return 3.3895313892515355e38L;
+    case WK_BOOL: return 1;
+    case WK_U8: return 255;
+    case WK_I8: return 127;
+    case WK_I16: return 32767;
+    case WK_U16: return 65535;
     }
     return 0;
 }
@@ -44,7 +49,9 @@ long double wk_dtype_lowest(wk_dtype d)
     switch (d) {
     case WK_I32: return -2147483648.0L;
     case WK_I64: return -9223372036854775808.0L;
-    case WK_U32: case WK_U64: return 0;
+    case WK_I8: return -128;
+    case WK_I16: return -32768;
+    case WK_U32: case WK_U64: case WK_BOOL: case WK_U8: case WK_U16: return 0;
     default: return -wk_dtype_largest(d);
     }
 }

@@ -28,7 +28,8 @@ typedef enum wk_special {
 /* Plants `special` into h[0 .. n) of dtype, at places drawn from seed. */
 void wk_plant_specials(void *h, size_t n, wk_dtype dtype, wk_special special, uint64_t seed);
 
-/* The dtype's largest finite value and its lowest (most negative) one. */
+/* The dtype's largest finite value and its lowest (most negative) one; a
+ * bool's are 1 and 0. */
 long double wk_dtype_largest(wk_dtype dtype);
 long double wk_dtype_lowest(wk_dtype dtype);
 

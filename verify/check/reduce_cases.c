@@ -1,6 +1,7 @@
 #include "check/reduce_cases.h"
 
 #include "check/case_writer.h"
+#include "ref/reference.h"
 #include "warpkit.h"
 #include "reduce/plan.h"
 
@@ -14,6 +15,10 @@ static void add(case_list *l, wk_dtype dtype, wk_op op, size_t n, size_t offset,
 }
 
 static int op_applies(wk_dtype d, wk_op op) { return !(wk_op_is_bitwise(op) && wk_dtype_is_float(d)); }
+
+/* A call the library refuses (a sum of bools): its cases check the
+ * refusal (reduce_check.c). */
+static int refused(wk_dtype d, wk_op op) { return wk_ref_dtype_op_status(d, op) != WK_SUCCESS; }
 
 /* Sizes around warp, block and vector boundaries, and primes. */
 static const size_t small_sizes[] = {0, 1, 2, 3, 7, 31, 32, 33, 1023, 1024, 1025, 65537};
@@ -71,6 +76,18 @@ static void add_shape_edges(case_list *l, wk_dtype d, wk_op op, int sm_count)
         add(l, d, op, vectors[k] * vec + k % 2 * (vec - 1), k % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
 }
 
+/* Bools run u8's kernels, whose shapes u8's cases cover: the quick list
+ * checks what is theirs alone, the identities (n = 0), coin tosses (ties
+ * for the arg ops), and "all" / "any" on constant data, alone and with
+ * one odd element near the end. */
+static void add_quick_bool(case_list *l, wk_op op)
+{
+    add(l, WK_BOOL, op, 0, 0, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, 65537, 1, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, 1025, 2, WK_GEN_CONSTANT, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, 1025, 3, WK_GEN_CONSTANT, WK_SPECIAL_AT_END);
+}
+
 size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_reduce_case *out, size_t cap)
 {
     case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
@@ -80,6 +97,17 @@ size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_redu
             wk_op op = (wk_op)o;
             if (!op_applies(dtype, op))
                 continue;
+            if (refused(dtype, op)) {
+                /* Refused before n is looked at. */
+                add(&l, dtype, op, 1025, 1, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+                if (level != WK_CASES_QUICK)
+                    add(&l, dtype, op, 0, 0, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+                continue;
+            }
+            if (level == WK_CASES_QUICK && dtype == WK_BOOL) {
+                add_quick_bool(&l, op);
+                continue;
+            }
             if (level == WK_CASES_QUICK) {
                 for (size_t s = 0; s < COUNT(quick_sizes); ++s)
                     add(&l, dtype, op, quick_sizes[s], s % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
@@ -95,6 +123,8 @@ size_t wk_reduce_cases(wk_case_level level, int sm_count, uint64_t seed, wk_redu
                 add(&l, dtype, op, large_sizes[s], (s + (size_t)o) % 4, WK_GEN_UNIFORM, WK_SPECIAL_NONE);
             add_specials(&l, dtype, op, 33);
             add_specials(&l, dtype, op, 1000003);
+            if (dtype == WK_BOOL) /* all but one, or none but one */
+                add(&l, dtype, op, 1000003, 3, WK_GEN_CONSTANT, WK_SPECIAL_AT_END);
             if (op == WK_SUM || op == WK_ARGMAX)
                 add_shape_edges(&l, dtype, op, sm_count);
             if (op == WK_SUM && wk_dtype_is_float(dtype)) {

@@ -65,13 +65,26 @@ int wk_check_reduce_case(wk_check_env *env, const wk_reduce_case *c, char *msg, 
         return fail_msg(msg, msg_size, name, "cannot stage the input");
 
     wk_status st = wk_reduce(env->ctx, d, env->d_out, c->n, c->dtype, c->op, env->stream);
-    if (st != WK_SUCCESS)
-        return fail_msg(msg, msg_size, name, wk_last_error_message());
+    /* A call the library refuses (a sum of bools) must say so and leave
+     * its output as it was. */
+    wk_status want = wk_ref_dtype_op_status(c->dtype, c->op);
+    if (st != want) {
+        snprintf(detail, sizeof detail, "returned %s, want %s (%s)", wk_status_string(st), wk_status_string(want),
+                 wk_last_error_message());
+        return fail_msg(msg, msg_size, name, detail);
+    }
     cudaError_t err = cudaStreamSynchronize(env->stream);
     if (err == cudaSuccess)
         err = cudaMemcpy(got, env->d_out, sizeof got, cudaMemcpyDeviceToHost);
     if (err != cudaSuccess)
         return fail_msg(msg, msg_size, name, cudaGetErrorString(err));
+    if (want != WK_SUCCESS) {
+        for (size_t i = 0; i < sizeof got; ++i)
+            if (got[i] != POISON_BYTE)
+                return fail_msg(msg, msg_size, name, "refused, but wrote its output");
+        snprintf(msg, msg_size, "%s: refused (%s), output untouched: ok", name, wk_status_string(st));
+        return 1;
+    }
 
     /* Nothing may be written past the result. */
     size_t result_bytes = wk_reduce_result_size(c->dtype, c->op);

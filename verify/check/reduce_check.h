@@ -27,7 +27,9 @@ typedef struct wk_reduce_case {
 } wk_reduce_case;
 
 /* Runs one case. Returns 1 if it passes, 0 if not; msg gets a one-line
- * description of the case and its outcome either way. */
+ * description of the case and its outcome either way. A call the library
+ * refuses (wk_ref_dtype_op_status: a sum of bools) passes when it returns
+ * that status and leaves its output as it was. */
 int wk_check_reduce_case(wk_check_env *env, const wk_reduce_case *c, char *msg, size_t msg_size);
 
 /* "f32 argmax n=1025 offset=3 ..." */

@@ -19,11 +19,16 @@ typedef enum init_kind { INIT_IDENTITY, INIT_VALUE } init_kind;
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+static int is_unsigned_int(wk_dtype d)
+{
+    return d == WK_U32 || d == WK_U64 || d == WK_U8 || d == WK_U16 || d == WK_BOOL;
+}
+
 /* An exclusive scan's init: the op's identity (a plain exclusive scan), or
  * a value that changes the outputs: for float sums a small nonzero integer
  * (so that the exact rule still holds on small-integer data), for integer
  * sums any pattern (the sums wrap sooner), for min / max a value inside the
- * data's range, for bitwise ops any pattern. */
+ * data's range, for bitwise ops any pattern (a bool's: 0 or 1). */
 static wk_value pick_init(wk_dtype d, wk_op op, init_kind kind, uint64_t seed)
 {
     wk_value v;
@@ -37,13 +42,13 @@ static wk_value pick_init(wk_dtype d, wk_op op, init_kind kind, uint64_t seed)
     if (wk_dtype_is_float(d)) {
         long double x = op == WK_SUM ? (small != 0 ? small : 7) : small / 4.0L;
         wk_ref_store(&v, 0, d, x);
+    } else if (d == WK_BOOL) {
+        v.b = (uint8_t)(r % 2);
     } else if (op == WK_SUM || wk_op_is_bitwise(op)) {
-        if (wk_dtype_size(d) == 4)
-            v.u32 = (uint32_t)r;
-        else
-            v.u64 = r;
+        /* The dtype's low bytes of r (little-endian). */
+        memcpy(&v, &r, wk_dtype_size(d));
     } else {
-        wk_ref_store(&v, 0, d, d == WK_U32 || d == WK_U64 ? (long double)(r % 17) : (long double)small);
+        wk_ref_store(&v, 0, d, is_unsigned_int(d) ? (long double)(r % 17) : (long double)small);
     }
     return v;
 }
@@ -73,6 +78,13 @@ static int op_applies(wk_dtype d, wk_op op)
 {
     return !wk_op_is_arg(op) && !(wk_op_is_bitwise(op) && wk_dtype_is_float(d));
 }
+
+/* A scan the library refuses (a sum of bools): its cases check the
+ * refusal (scan_check.c). */
+static int refused(wk_dtype d, wk_op op) { return wk_ref_dtype_op_status(d, op) != WK_SUCCESS; }
+
+/* The 8- and 16-bit integers (bool apart). */
+static int is_narrow_int(wk_dtype d) { return d == WK_U8 || d == WK_I8 || d == WK_I16 || d == WK_U16; }
 
 static int is_float_sum(wk_dtype d, wk_op op) { return op == WK_SUM && wk_dtype_is_float(d); }
 
@@ -144,9 +156,14 @@ static const size_t quick_sizes[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 4099, 6
 static void add_quick(case_list *l, wk_dtype d, wk_op op, int ex)
 {
     size_t base = 10 * (size_t)ex + 3 * (size_t)op + 5 * (size_t)d;
-    for (size_t s = 0; s < COUNT(quick_sizes); ++s)
+    for (size_t s = 0; s < COUNT(quick_sizes); ++s) {
+        /* The 8- and 16-bit integers take half the sizes inclusive and
+         * the others exclusive. */
+        if (is_narrow_int(d) && (s + (size_t)ex) % 2)
+            continue;
         add(l, d, op, ex, (init_kind)(s / 2 % 2), quick_sizes[s], place(base + s, 4, (s + (size_t)ex) % 5 == 4),
             mixed_pattern(d, op, s), WK_SPECIAL_NONE);
+    }
     /* A few dozen tiles, so that the look-back runs in every dtype; and
      * once per dtype 16 MiB of input, the large tile shape (2-byte dtypes
      * keep the small one there). */
@@ -247,8 +264,9 @@ static void add_many_tiles(case_list *l)
 {
     for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
         wk_dtype dtype = (wk_dtype)d;
-        add(l, dtype, WK_SUM, d % 2, INIT_VALUE, many_tiles(dtype, 5), place((size_t)d, 4, d == 3),
-            mixed_pattern(dtype, WK_SUM, 1), WK_SPECIAL_NONE);
+        wk_op op = refused(dtype, WK_SUM) ? WK_MAX : WK_SUM; /* bools: "any" */
+        add(l, dtype, op, d % 2, INIT_VALUE, many_tiles(dtype, 5), place((size_t)d, 4, d == 3),
+            mixed_pattern(dtype, op, 1), WK_SPECIAL_NONE);
     }
     add_sum_twinned(l, WK_F64, 0, INIT_IDENTITY, many_tiles(WK_F64, 1), place(6, 4, 0), WK_GEN_UNIFORM);
     add(l, WK_F32, WK_MAX, 0, INIT_IDENTITY, many_tiles(WK_F32, 3), place(9, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_NONE);
@@ -326,6 +344,19 @@ static void add_pipelined_edges(case_list *l, wk_case_level level)
         }
 }
 
+/* Bools run u8's kernels, whose tiles u8's cases cover: the quick list
+ * checks what is theirs alone, an init that changes the outputs, coin
+ * tosses, and "all" / "any" on constant data, alone and with one odd
+ * element near the end. */
+static void add_quick_bool(case_list *l, wk_op op, int ex)
+{
+    size_t base = 10 * (size_t)ex + 3 * (size_t)op;
+    add(l, WK_BOOL, op, ex, INIT_VALUE, 1, place(base, 4, 0), WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, ex, INIT_VALUE, 4099, place(base + 1, 4, ex), WK_GEN_UNIFORM, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, ex, INIT_IDENTITY, 1025, place(base + 2, 4, 0), WK_GEN_CONSTANT, WK_SPECIAL_NONE);
+    add(l, WK_BOOL, op, ex, INIT_IDENTITY, 65537, place(base + 3, 4, 0), WK_GEN_CONSTANT, WK_SPECIAL_AT_END);
+}
+
 size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size_t cap)
 {
     case_list l = wk_case_writer_start(out, sizeof *out, cap, seed);
@@ -336,7 +367,15 @@ size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size
                 wk_op op = (wk_op)o;
                 if (!op_applies(dtype, op))
                     continue;
-                if (level == WK_CASES_QUICK)
+                if (refused(dtype, op)) {
+                    /* Refused before n is looked at. */
+                    add(&l, dtype, op, ex, INIT_IDENTITY, 1025, place((size_t)ex, 4, 0), WK_GEN_UNIFORM,
+                        WK_SPECIAL_NONE);
+                    continue;
+                }
+                if (level == WK_CASES_QUICK && dtype == WK_BOOL)
+                    add_quick_bool(&l, op, ex);
+                else if (level == WK_CASES_QUICK)
                     add_quick(&l, dtype, op, ex);
                 else
                     add_full(&l, dtype, op, ex);

@@ -15,6 +15,9 @@ extern "C" {
  *    (0, 1, 31, 32, 33, 1023, 1024, 1025, primes, a few tiles, and once
  *    per dtype the large tile shape), input and output offsets of 0 to 3
  *    elements independently, in place, NaN and extremes, exact float sums;
+ *    the 8- and 16-bit integers half the small sizes inclusive and the
+ *    other half exclusive, bools (u8's kernels) a few cases per op that
+ *    check their own semantics;
  *  - full: adds offsets across a whole vector, powers of two and their
  *    neighbours up to 2^24 + 7, sizes one either side of tile boundaries
  *    and of the change of tile shape, 5000 tiles, NaN / infinities /
@@ -23,7 +26,9 @@ extern "C" {
  *    integers (the exact rule), and inits other than the identity. Every
  *    float sum of more than 2^20 elements runs on small integers, alone
  *    or as the twin of a uniform case of the same call, so that an element
- *    lost or counted twice shows at every large size. */
+ *    lost or counted twice shows at every large size.
+ * A sum of bools, which the library refuses, has one case per scan kind
+ * at either level: the check expects the refusal. */
 size_t wk_scan_cases(wk_case_level level, uint64_t seed, wk_scan_case *out, size_t cap);
 
 /* The cases over 2^31 elements (8 to 16 GiB of device memory each; they

@@ -38,7 +38,9 @@ typedef struct wk_scan_case {
 
 /* Runs one case. Returns WK_CHECK_PASS or WK_CHECK_FAIL, or WK_CHECK_SKIP
  * when the device or host lacks the free memory for it; msg gets a
- * one-line description of the case and its outcome either way. */
+ * one-line description of the case and its outcome either way. A scan the
+ * library refuses (wk_ref_dtype_op_status: a sum of bools) passes when it
+ * returns that status and leaves its output as it was. */
 wk_check_result wk_check_scan_case(wk_check_env *env, const wk_scan_case *c, char *msg, size_t msg_size);
 
 /* "f32  sum n=1025       in+1 out+3     excl(init -3) small-ints ..." */

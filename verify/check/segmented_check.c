@@ -1,5 +1,6 @@
 #include "check/segmented_check.h"
 
+#include "ref/reference.h"
 #include "ref/segmented_reference.h"
 #include "ref/splitmix.h"
 
@@ -31,8 +32,6 @@ void wk_describe_segmented_case(const wk_segmented_case *c, char *buf, size_t si
 
 /* ----------------------------------------------------------------- list */
 
-static const wk_dtype all_dtypes[] = {WK_I32, WK_U32, WK_I64, WK_U64, WK_F32, WK_F64, WK_F16, WK_BF16};
-
 /* Shapes that cross the kernels' choices: rows shorter than a warp, of one
  * warp, within a block, and over a block's share. */
 static const size_t quick_sizes[][2] = {{1, 40}, {3, 33}, {32, 17}, {33, 9}, {1000, 5}, {5000, 2}};
@@ -52,8 +51,8 @@ size_t wk_segmented_cases(wk_case_level level, uint64_t seed, wk_segmented_case 
     const size_t (*sizes)[2] = full ? full_sizes : quick_sizes;
     const size_t shapes = full ? sizeof full_sizes / sizeof full_sizes[0] : sizeof quick_sizes / sizeof quick_sizes[0];
     size_t k = 0;
-    for (int d = 0; d < 8; ++d) {
-        const wk_dtype dtype = all_dtypes[d];
+    for (int d = 0; d < WK_DTYPE_COUNT; ++d) {
+        const wk_dtype dtype = (wk_dtype)d;
         const int integer = !wk_dtype_is_float(dtype);
         for (int call = WK_SEG_REDUCE; call <= WK_SEG_EXCLUSIVE; ++call)
             for (int op = WK_SUM; op <= WK_ARGMAX; ++op) {
@@ -61,12 +60,23 @@ size_t wk_segmented_cases(wk_case_level level, uint64_t seed, wk_segmented_case 
                     continue;
                 if (wk_op_is_bitwise((wk_op)op) && !integer)
                     continue;
+                /* A call the library refuses (a sum of bools): one case
+                 * per call, which expects the refusal. */
+                const int refused = wk_ref_dtype_op_status(dtype, (wk_op)op) != WK_SUCCESS;
+                const int layouts = call == WK_SEG_REDUCE ? WK_SEG_WILD + 1 : WK_SEG_WILD;
                 for (int layout = WK_SEG_UNIFORM; layout <= WK_SEG_WILD; ++layout) {
                     if (layout == WK_SEG_WILD && call != WK_SEG_REDUCE)
                         continue;
+                    if (refused && layout != WK_SEG_UNIFORM)
+                        continue;
+                    /* Bools run u8's kernels, whose shapes u8's cases
+                     * cover: the quick level takes one layout per (call,
+                     * op), in turn. */
+                    if (!full && dtype == WK_BOOL && !refused && layout != (call + op) % layouts)
+                        continue;
                     for (size_t s = 0; s < shapes; ++s) {
                         /* The quick level takes one shape per (dtype, call, op, layout), in turn. */
-                        if (!full && s != (size_t)(d + call + op + layout) % shapes)
+                        if ((!full || refused) && s != (size_t)(d + call + op + layout) % shapes)
                             continue;
                         wk_segmented_case c;
                         c.call = (wk_seg_call)call;
@@ -148,6 +158,11 @@ static wk_value pick_init(wk_dtype dtype)
     case WK_F64: v.f64 = 3.0; break;
     case WK_F16: v.f16 = 0x4200; break;  /* 3.0 */
     case WK_BF16: v.bf16 = 0x4040; break; /* 3.0 */
+    case WK_BOOL: v.b = 1; break;
+    case WK_U8: v.u8 = 3; break;
+    case WK_I8: v.i8 = 3; break;
+    case WK_I16: v.i16 = 3; break;
+    case WK_U16: v.u16 = 3; break;
     }
     return v;
 }
@@ -180,6 +195,9 @@ wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_ca
     if (!build_layout(c, &l))
         return finish(msg, msg_size, name, "out of host memory", WK_CHECK_FAIL);
     const size_t elem = wk_dtype_size(c->dtype);
+    /* A call the library refuses (a sum of bools) must say so and leave
+     * its output as it was. */
+    const wk_status want = wk_ref_dtype_op_status(c->dtype, c->op);
     const size_t in_bytes = (c->offset + l.extent + GUARD_ELEMS) * elem;
     const size_t out_bytes = c->call == WK_SEG_REDUCE ? c->count * wk_reduce_result_size(c->dtype, c->op)
                                                       : (l.extent > 0 ? l.extent : 1) * elem;
@@ -228,8 +246,9 @@ wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_ca
             goto done;
         }
         wk_status st = run(env, c, d_in, d_out, &s);
-        if (st != WK_SUCCESS) {
-            snprintf(detail, sizeof detail, "%s", wk_last_error_message());
+        if (st != want) {
+            snprintf(detail, sizeof detail, "returned %s, want %s (%s)", wk_status_string(st),
+                     wk_status_string(want), wk_last_error_message());
             goto done;
         }
         cudaError_t err = cudaStreamSynchronize(env->stream);
@@ -237,6 +256,12 @@ wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_ca
             err = cudaMemcpy(got, d_out, out_bytes, cudaMemcpyDeviceToHost);
         if (err != cudaSuccess) {
             snprintf(detail, sizeof detail, "%s", cudaGetErrorString(err));
+            goto done;
+        }
+        if (want != WK_SUCCESS) {
+            int kept = memcmp(got, poison, out_bytes) == 0;
+            snprintf(detail, sizeof detail, "%s", kept ? "refused, output untouched" : "refused, but wrote its output");
+            r = kept ? WK_CHECK_PASS : WK_CHECK_FAIL;
             goto done;
         }
     }

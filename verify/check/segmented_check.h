@@ -44,7 +44,10 @@ typedef struct wk_segmented_case {
 } wk_segmented_case;
 
 /* Writes up to cap cases to out (if not NULL) and returns how many the level
- * has. Each case gets its own seed drawn from seed. */
+ * has. Each case gets its own seed drawn from seed. The quick level takes
+ * one shape per (dtype, call, op, layout), and for bools, which run u8's
+ * kernels, one layout per (call, op); a sum of bools, which the library
+ * refuses, has one case per call at either level. */
 size_t wk_segmented_cases(wk_case_level level, uint64_t seed, wk_segmented_case *out, size_t cap);
 
 /* "reduce f32 sum offsets count=100 size=33 offset=1 uniform" */
@@ -52,7 +55,9 @@ void wk_describe_segmented_case(const wk_segmented_case *c, char *buf, size_t si
 
 /* Runs the case twice on env's stream into poisoned outputs: the first
  * result must match the reference (outside the segments a scan's output
- * keeps its bytes) and the second must be the same bits. */
+ * keeps its bytes) and the second must be the same bits. A call the
+ * library refuses (wk_ref_dtype_op_status: a sum of bools) must return
+ * that status and leave the output as it was. */
 wk_check_result wk_check_segmented_case(wk_check_env *env, const wk_segmented_case *c, char *msg, size_t msg_size);
 
 #ifdef __cplusplus

@@ -28,17 +28,18 @@
  * -inf (key 0) through the negative values, one key for both zeros
  * (inf_bits, the middle), and the positive values up to +inf (2 * inf_bits).
  * Uniform keys are uniform bit patterns: floats span every exponent,
- * subnormals included. */
+ * subnormals included. A bool's keys are its values, 0 and 1. */
 
 /* Written out here rather than asked of the library: the fills call
  * these for every element, and inlined they cost next to nothing. */
 static inline int is_float(wk_dtype d) { return d == WK_F32 || d == WK_F64 || d == WK_F16 || d == WK_BF16; }
-static inline int is_signed_int(wk_dtype d) { return d == WK_I32 || d == WK_I64; }
+static inline int is_signed_int(wk_dtype d) { return d == WK_I32 || d == WK_I64 || d == WK_I8 || d == WK_I16; }
 
 static inline unsigned bits_of(wk_dtype d)
 {
     switch (d) {
-    case WK_F16: case WK_BF16: return 16;
+    case WK_BOOL: case WK_U8: case WK_I8: return 8;
+    case WK_F16: case WK_BF16: case WK_I16: case WK_U16: return 16;
     case WK_I32: case WK_U32: case WK_F32: return 32;
     default: return 64;
     }
@@ -61,7 +62,10 @@ static inline uint64_t inf_bits(wk_dtype d)
     }
 }
 
-static inline uint64_t key_max(wk_dtype d) { return is_float(d) ? 2 * inf_bits(d) : width_mask(d); }
+static inline uint64_t key_max(wk_dtype d)
+{
+    return is_float(d) ? 2 * inf_bits(d) : d == WK_BOOL ? 1 : width_mask(d);
+}
 
 /* The key of +0.0 and -0.0 (floats only). */
 static inline uint64_t zero_key(wk_dtype d) { return inf_bits(d); }
@@ -171,6 +175,23 @@ static wk_predicate pick_predicate(wk_dtype d, wk_compare cmp, wk_select_special
         unsigned which = in_range ? (unsigned)(r1 >> 40) % 3 : 0;
         p.a = value_of_bits(d, which == 2 ? bits_of_key(d, mulhi64(r2, max), 0) : nan_bits(d, r1));
         p.b = value_of_bits(d, which == 1 ? bits_of_key(d, mulhi64(r1, max), 0) : nan_bits(d, r2));
+        return p;
+    }
+    if (d == WK_BOOL) {
+        /* The constants that leave a value on either side (both values
+         * are extremes, so the edge constant is one of these too);
+         * in_range keeps 0 (keeping 1 would need the constant 2). */
+        switch (cmp) {
+        case WK_LESS: case WK_GREATER_EQUAL: ka = 1; break;
+        case WK_LESS_EQUAL: case WK_GREATER: ka = 0; break;
+        default: ka = r1 & 1; break;
+        }
+        kb = 1;
+        if (in_range)
+            ka = 0;
+        p.a = value_of_bits(d, ka);
+        if (in_range)
+            p.b = value_of_bits(d, kb);
         return p;
     }
     if (special == WK_SELECT_SIGNED_ZERO && is_float(d)) {
@@ -358,6 +379,7 @@ int wk_select_case_keeps(const wk_select_case *c, size_t i)
 static void put(void *h, size_t i, size_t elem, uint64_t bits)
 {
     switch (elem) {
+    case 1: ((uint8_t *)h)[i] = (uint8_t)bits; break;
     case 2: ((uint16_t *)h)[i] = (uint16_t)bits; break;
     case 4: ((uint32_t *)h)[i] = (uint32_t)bits; break;
     default: ((uint64_t *)h)[i] = bits; break;
@@ -399,10 +421,11 @@ static void fill_predicate(const wk_select_case *c, void *h)
 static void fill_flagged(const wk_select_case *c, void *h, uint8_t *flags)
 {
     size_t elem = wk_dtype_size(c->dtype);
+    uint64_t values = c->dtype == WK_BOOL ? 1 : ~UINT64_C(0); /* a bool's bytes are 0 or 1 */
     stream ks = stream_of(c->seed, STREAM_KEEP), vs = stream_of(c->seed, STREAM_VALUE);
     for (size_t i = 0; i < c->n; ++i) {
         uint64_t rk = draw(ks, i), rv = draw(vs, i);
-        put(h, i, elem, rv);
+        put(h, i, elem, rv & values);
         if (flags)
             flags[i] = keeps_from(c, i, rk) ? R_FLAG(rk) : 0;
     }

@@ -46,8 +46,10 @@ int wk_select_case_keeps(const wk_select_case *c, size_t i);
  * region as the keep pattern says, an eighth of the time at each end of
  * the part of the region drawn from (the values next to a constant, and
  * the dtype's extremes); select_flagged's elements are random bit patterns
- * (NaN payloads included); unique's start a run with a value unequal to
- * the previous element and repeat it (zeros with either sign) otherwise. */
+ * (NaN payloads included; a bool's 0 or 1); unique's start a run with a
+ * value unequal to the previous element and repeat it (zeros with either
+ * sign) otherwise. Bools hold 0 and 1 only, and their predicates' constants
+ * too. */
 void wk_select_case_data(const wk_select_case *c, void *h_in, uint8_t *h_flags);
 
 /* The reference spec of the case's call. */

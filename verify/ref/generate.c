@@ -96,7 +96,10 @@ static unsigned precision(wk_dtype dtype)
     }
 }
 
-static int is_unsigned(wk_dtype dtype) { return dtype == WK_U32 || dtype == WK_U64; }
+static int is_unsigned(wk_dtype dtype)
+{
+    return dtype == WK_U32 || dtype == WK_U64 || dtype == WK_U8 || dtype == WK_U16 || dtype == WK_BOOL;
+}
 
 /* Floats in [-1, 1) are j * 2^-p for j in [-2^p, 2^p), and floats in
  * [0.5, 1) are (2^(p-1) + j) * 2^-p for j in [0, 2^(p-1)): every value of
@@ -114,10 +117,14 @@ static sampler float_sampler(wk_dtype dtype, wk_gen_pattern pattern)
 
 static sampler int_sampler(wk_dtype dtype, wk_gen_pattern pattern)
 {
+    /* Bools: the top bit, 0 or 1, for every pattern. */
+    if (dtype == WK_BOOL)
+        return top_bits(1, 0, 1.0);
     if (pattern == WK_GEN_SMALL_INTS)
         return below(17, is_unsigned(dtype) ? 0 : -8);
+    /* What fits the dtype: i8's largest is 127. */
     if (pattern == WK_GEN_POSITIVE)
-        return below(1001, 0);
+        return below(wk_dtype_size(dtype) == 1 ? 101 : 1001, 0);
     /* All 64 bits; the store keeps the dtype's low bits. */
     sampler s = {0, 0, 1, 0, 1.0};
     return s;
@@ -134,6 +141,8 @@ static sampler int_sampler(wk_dtype dtype, wk_gen_pattern pattern)
             o[i] = (type)sample(&s, key, i);                                \
     }
 
+FILL_LOOP(fill_u8, uint8_t, sample_bits)
+FILL_LOOP(fill_u16, uint16_t, sample_bits)
 FILL_LOOP(fill_u32, uint32_t, sample_bits)
 FILL_LOOP(fill_u64, uint64_t, sample_bits)
 FILL_LOOP(fill_f32, float, sample_real)
@@ -156,6 +165,8 @@ static void fill(void *out, size_t n, wk_dtype dtype, sampler s, uint64_t key)
     case WK_F64: fill_f64(out, n, s, key); break;
     case WK_F16: fill_16(out, n, s, key, wk_float_to_half); break;
     case WK_BF16: fill_16(out, n, s, key, wk_float_to_bf16); break;
+    case WK_BOOL: case WK_U8: case WK_I8: fill_u8(out, n, s, key); break;
+    case WK_I16: case WK_U16: fill_u16(out, n, s, key); break;
     }
 }
 

@@ -28,12 +28,15 @@ typedef enum {
     WK_GEN_UNIFORM,    /* floats in [-1, 1); integers over their full range      */
     WK_GEN_SMALL_INTS, /* whole numbers in [-8, 8] ([0, 16] unsigned): many ties */
     WK_GEN_CONSTANT,   /* one WK_GEN_UNIFORM value, repeated                     */
-    WK_GEN_POSITIVE    /* floats in [0.5, 1); integers in [0, 1000]              */
+    WK_GEN_POSITIVE    /* floats in [0.5, 1); integers in [0, 1000] ([0, 100]
+                          for 8-bit ones)                                        */
 } wk_gen_pattern;
 
 /* Fills h_out[0 .. n) with elements of dtype drawn per pattern from seed.
  * Float values are exact in the dtype (no rounding into or out of the
- * range). Does nothing for an unknown dtype or pattern. */
+ * range). WK_BOOL elements are 0 or 1, equally likely, for every pattern
+ * (WK_GEN_CONSTANT: one of them repeated). Does nothing for an unknown
+ * dtype or pattern. */
 void wk_generate(void *h_out, size_t n, wk_dtype dtype, wk_gen_pattern pattern,
                  uint64_t seed);
 

@@ -20,22 +20,14 @@
 
 static unsigned dtype_bits(wk_dtype dtype) { return (unsigned)wk_dtype_size(dtype) * 8u; }
 
-static int dtype_is_signed_int(wk_dtype dtype) { return dtype == WK_I32 || dtype == WK_I64; }
-
 /* Writes the low bits of an integer pattern as element i of an integer
  * dtype; the conversion to the narrower unsigned type is the wrap. */
 static void put_int(void *data, size_t i, wk_dtype dtype, uint64_t bits)
 {
-    if (dtype_bits(dtype) == 32)
-        ((uint32_t *)data)[i] = (uint32_t)bits;
-    else
-        ((uint64_t *)data)[i] = bits;
+    wk_ref_int_put(data, i, wk_dtype_size(dtype), bits);
 }
 
-static uint64_t get_int(const void *data, wk_dtype dtype)
-{
-    return dtype_bits(dtype) == 32 ? *(const uint32_t *)data : *(const uint64_t *)data;
-}
+static uint64_t get_int(const void *data, wk_dtype dtype) { return wk_ref_int_get(data, wk_dtype_size(dtype)); }
 
 long double wk_ref_load(const void *data, size_t i, wk_dtype dtype)
 {
@@ -48,6 +40,10 @@ long double wk_ref_load(const void *data, size_t i, wk_dtype dtype)
     case WK_F64: return wk_ref_float_f64(data, i);
     case WK_F16: return wk_ref_float_f16(data, i);
     case WK_BF16: return wk_ref_float_bf16(data, i);
+    case WK_BOOL: case WK_U8: return (long double)wk_ref_int_u8(data, i);
+    case WK_I8: return (long double)(int64_t)wk_ref_int_i8(data, i);
+    case WK_I16: return (long double)(int64_t)wk_ref_int_i16(data, i);
+    case WK_U16: return (long double)wk_ref_int_u16(data, i);
     }
     return NAN;
 }
@@ -86,6 +82,7 @@ void wk_ref_store(void *data, size_t i, wk_dtype dtype, long double v)
 {
     switch (dtype) {
     case WK_I32: case WK_U32: case WK_I64: case WK_U64:
+    case WK_BOOL: case WK_U8: case WK_I8: case WK_I16: case WK_U16:
         put_int(data, i, dtype, wrap_u64(v));
         break;
     case WK_F32: ((float *)data)[i] = (float)v; break;
@@ -308,6 +305,10 @@ static void compute_outcome(const void *in, size_t n, wk_dtype dtype, wk_op op, 
     case WK_F64: float_outcome(in, n, op, wk_ref_float_f64, 0, o); break;
     case WK_F16: float_outcome(in, n, op, wk_ref_float_f16, 1, o); break;
     case WK_BF16: float_outcome(in, n, op, wk_ref_float_bf16, 0, o); break;
+    case WK_BOOL: case WK_U8: int_outcome(in, n, op, wk_ref_int_u8, 0, o); break;
+    case WK_I8: int_outcome(in, n, op, wk_ref_int_i8, WK_REF_SIGNED_ORDER_FLIP, o); break;
+    case WK_I16: int_outcome(in, n, op, wk_ref_int_i16, WK_REF_SIGNED_ORDER_FLIP, o); break;
+    case WK_U16: int_outcome(in, n, op, wk_ref_int_u16, 0, o); break;
     }
 }
 
@@ -318,6 +319,9 @@ wk_status wk_ref_dtype_op_status(wk_dtype dtype, wk_op op)
     if (!wk_op_valid((int)op))
         return WK_ERROR_INVALID_OP;
     if (wk_op_is_bitwise(op) && wk_dtype_is_float(dtype))
+        return WK_ERROR_UNSUPPORTED;
+    /* A sum of bools has no bool result: wk_reduce_to counts them. */
+    if (dtype == WK_BOOL && op == WK_SUM)
         return WK_ERROR_UNSUPPORTED;
     return WK_SUCCESS;
 }
@@ -343,7 +347,9 @@ static void write_arg(wk_dtype dtype, const void *value, int64_t index, void *ou
     memcpy(out, &r, sizeof r);
 }
 
-/* The identity of MIN (want_max 0) or MAX (1) as one element of dtype. */
+/* The identity of MIN (want_max 0) or MAX (1) as one element of dtype. A
+ * bool's largest value is 1 (MIN is "all", true for no elements), its
+ * lowest 0. */
 static void extreme_identity(wk_dtype dtype, int want_max, void *out)
 {
     if (wk_dtype_is_float(dtype)) {
@@ -352,7 +358,9 @@ static void extreme_identity(wk_dtype dtype, int want_max, void *out)
     }
     uint64_t top = UINT64_C(1) << (dtype_bits(dtype) - 1);
     uint64_t bits;
-    if (dtype_is_signed_int(dtype))
+    if (dtype == WK_BOOL)
+        bits = want_max ? 0 : 1;
+    else if (wk_ref_is_signed_int(dtype))
         bits = want_max ? top : top - 1u;
     else
         bits = want_max ? 0 : UINT64_MAX;
@@ -368,7 +376,7 @@ void wk_ref_identity(wk_dtype dtype, wk_op op, void *out)
     if (op == WK_MIN || op == WK_MAX || wk_op_is_arg(op))
         extreme_identity(dtype, op_wants_max(op), &v);
     else if (op == WK_AND && !wk_dtype_is_float(dtype))
-        put_int(&v, 0, dtype, UINT64_MAX);
+        put_int(&v, 0, dtype, dtype == WK_BOOL ? 1 : UINT64_MAX); /* a bool's AND is "all" */
     if (wk_op_is_arg(op))
         write_arg(dtype, &v, -1, out);
     else
@@ -417,6 +425,11 @@ static int format_value(wk_dtype dtype, const void *v, char *buf, size_t size)
     case WK_U32: return snprintf(buf, size, "%" PRIu32, *(const uint32_t *)v);
     case WK_I64: return snprintf(buf, size, "%" PRId64, *(const int64_t *)v);
     case WK_U64: return snprintf(buf, size, "%" PRIu64, *(const uint64_t *)v);
+    /* A bool as its byte: 0 or 1, or the stray value a wrong one holds. */
+    case WK_BOOL: case WK_U8: return snprintf(buf, size, "%u", (unsigned)*(const uint8_t *)v);
+    case WK_I8: return snprintf(buf, size, "%d", (int)*(const int8_t *)v);
+    case WK_I16: return snprintf(buf, size, "%d", (int)*(const int16_t *)v);
+    case WK_U16: return snprintf(buf, size, "%u", (unsigned)*(const uint16_t *)v);
     /* Digits enough to tell neighbouring values apart. */
     case WK_F32: return snprintf(buf, size, "%.9g", *(const float *)v);
     case WK_F64: return snprintf(buf, size, "%.17g", *(const double *)v);
@@ -549,13 +562,16 @@ static int values_match(wk_dtype dtype, const void *a, const void *b)
     return x == y || (isnan(x) && isnan(y));
 }
 
-static int check_float_sum(const void *in, size_t n, wk_dtype dtype, size_t depth,
+/* A float sum of in (in_dtype) kept as dtype: in_dtype == dtype for
+ * wk_reduce, a wider dtype for wk_reduce_to, whose accumulator is dtype's
+ * (f32 for f16 / bf16 inputs, f64 for f32 ones). */
+static int check_float_sum(const void *in, size_t n, wk_dtype in_dtype, wk_dtype dtype, size_t depth,
                            const wk_arg_result *got, const char *head, char *msg, size_t msg_size)
 {
     float_sums s = {0, 0};
     if (n > 0) {
         outcome o;
-        compute_outcome(in, n, dtype, WK_SUM, &o);
+        compute_outcome(in, n, in_dtype, WK_SUM, &o);
         s = o.sums;
     }
     wk_value expected;
@@ -628,6 +644,127 @@ int wk_ref_check_reduce(const void *h_in, size_t n, wk_dtype dtype, wk_op op, si
     memset(&g, 0, sizeof g);
     memcpy(&g, got, wk_reduce_result_size(dtype, op));
     if (op == WK_SUM && wk_dtype_is_float(dtype))
-        return check_float_sum(h_in, n, dtype, depth, &g, head, msg, msg_size);
+        return check_float_sum(h_in, n, dtype, dtype, depth, &g, head, msg, msg_size);
     return check_exact(h_in, n, dtype, op, &g, head, msg, msg_size);
+}
+
+/* ------------------------------------------------------------ widening */
+
+int wk_ref_sum_widens(int in, int out)
+{
+    if (!wk_dtype_valid(in) || !wk_dtype_valid(out))
+        return 0;
+    if (in == out)
+        return in != WK_BOOL;
+    switch (in) {
+    case WK_BOOL: case WK_U8: case WK_I8: case WK_I16: case WK_U16:
+        return out == WK_I32 || out == WK_U32 || out == WK_I64 || out == WK_U64;
+    case WK_I32: case WK_U32: return out == WK_I64 || out == WK_U64;
+    case WK_F16: case WK_BF16: return out == WK_F32;
+    case WK_F32: return out == WK_F64;
+    default: return 0;
+    }
+}
+
+wk_status wk_ref_reduce_to_status(wk_dtype in_dtype, wk_dtype out_dtype)
+{
+    if (!wk_dtype_valid((int)in_dtype) || !wk_dtype_valid((int)out_dtype))
+        return WK_ERROR_INVALID_DTYPE;
+    if (!wk_ref_sum_widens((int)in_dtype, (int)out_dtype))
+        return WK_ERROR_UNSUPPORTED;
+    return WK_SUCCESS;
+}
+
+static wk_status reduce_to_validate(const void *in, size_t n, wk_dtype in_dtype, wk_dtype out_dtype, const void *out)
+{
+    wk_status st = wk_ref_reduce_to_status(in_dtype, out_dtype);
+    if (st != WK_SUCCESS)
+        return st;
+    if (!out || (!in && n > 0))
+        return WK_ERROR_INVALID_ARGUMENT;
+    return WK_SUCCESS;
+}
+
+/* The sum of in[0 .. n) as out_dtype's value, into an aligned local:
+ * integers from the 64-bit sum of the loaded patterns (zero- or
+ * sign-extended, so exact modulo 2^64 and so modulo 2^bits of out_dtype),
+ * floats as the long double sum rounded once. *sums gets the float sums. */
+static void widened_sum(const void *in, size_t n, wk_dtype in_dtype, wk_dtype out_dtype, wk_value *v,
+                        float_sums *sums)
+{
+    memset(v, 0, sizeof *v);
+    sums->sum = sums->abs_sum = 0;
+    outcome o;
+    memset(&o, 0, sizeof o);
+    if (n > 0)
+        compute_outcome(in, n, in_dtype, WK_SUM, &o);
+    if (wk_dtype_is_float(out_dtype)) {
+        *sums = o.sums;
+        wk_ref_store(v, 0, out_dtype, o.sums.sum);
+    } else {
+        put_int(v, 0, out_dtype, o.bits);
+    }
+}
+
+wk_status wk_ref_reduce_to(const void *h_in, size_t n, wk_dtype in_dtype, wk_dtype out_dtype, void *h_out)
+{
+    wk_status st = reduce_to_validate(h_in, n, in_dtype, out_dtype, h_out);
+    if (st != WK_SUCCESS)
+        return st;
+    wk_value v;
+    float_sums sums;
+    widened_sum(h_in, n, in_dtype, out_dtype, &v, &sums);
+    memcpy(h_out, &v, wk_dtype_size(out_dtype));
+    return WK_SUCCESS;
+}
+
+wk_status wk_ref_reduce_to_sums(const void *h_in, size_t n, wk_dtype in_dtype, wk_dtype out_dtype,
+                                long double *sum, long double *abs_sum)
+{
+    wk_status st = reduce_to_validate(h_in, n, in_dtype, out_dtype, sum);
+    if (st == WK_SUCCESS && (!abs_sum || !wk_dtype_is_float(out_dtype)))
+        st = WK_ERROR_INVALID_ARGUMENT;
+    if (st != WK_SUCCESS)
+        return st;
+    wk_value v;
+    float_sums sums;
+    widened_sum(h_in, n, in_dtype, out_dtype, &v, &sums);
+    *sum = sums.sum;
+    *abs_sum = sums.abs_sum;
+    return WK_SUCCESS;
+}
+
+int wk_ref_check_reduce_to(const void *h_in, size_t n, wk_dtype in_dtype, wk_dtype out_dtype, size_t depth,
+                           const void *got, char *msg, size_t msg_size)
+{
+    char scratch[1];
+    if (!msg || msg_size == 0) {
+        msg = scratch;
+        msg_size = sizeof scratch;
+    }
+    wk_status st = reduce_to_validate(h_in, n, in_dtype, out_dtype, got);
+    if (st != WK_SUCCESS) {
+        snprintf(msg, msg_size, "%s sum as %s n=%zu: cannot check: %s", wk_dtype_name(in_dtype),
+                 wk_dtype_name(out_dtype), n, wk_status_string(st));
+        return 0;
+    }
+    if (in_dtype == out_dtype)
+        return wk_ref_check_reduce(h_in, n, in_dtype, WK_SUM, depth, got, msg, msg_size);
+    char head[64];
+    snprintf(head, sizeof head, "%s sum as %s n=%zu", wk_dtype_name(in_dtype), wk_dtype_name(out_dtype), n);
+    wk_arg_result g;
+    memset(&g, 0, sizeof g);
+    memcpy(&g, got, wk_dtype_size(out_dtype));
+    if (wk_dtype_is_float(out_dtype))
+        return check_float_sum(h_in, n, in_dtype, out_dtype, depth, &g, head, msg, msg_size);
+
+    wk_value expected;
+    float_sums unused;
+    widened_sum(h_in, n, in_dtype, out_dtype, &expected, &unused);
+    int ok = values_match(out_dtype, &expected, &g.value);
+    char e_txt[64], g_txt[64];
+    wk_ref_format(out_dtype, WK_SUM, &expected, e_txt, sizeof e_txt);
+    wk_ref_format(out_dtype, WK_SUM, &g, g_txt, sizeof g_txt);
+    snprintf(msg, msg_size, "%s: expected %s got %s (exact): %s", head, e_txt, g_txt, ok ? "ok" : "MISMATCH");
+    return ok;
 }

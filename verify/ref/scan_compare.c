@@ -66,12 +66,8 @@ static mismatch *note(check_state *s, size_t i)
 static void note_int(check_state *s, size_t i, uint64_t expected)
 {
     mismatch *m = note(s, i);
-    if (!m)
-        return;
-    if (s->elem == 4)
-        m->expected.u32 = (uint32_t)expected;
-    else
-        m->expected.u64 = expected;
+    if (m)
+        wk_ref_int_put(&m->expected, 0, s->elem, expected);
 }
 
 static void note_float(check_state *s, size_t i, long double expected)
@@ -111,7 +107,7 @@ WK_REF_KERNEL void check_ints(check_state *s, const void *in, size_t n, wk_ref_i
 {
     const wk_ref_scan_spec *spec = s->spec;
     wk_op op = spec->op;
-    uint64_t order = spec->dtype == WK_I32 || spec->dtype == WK_I64 ? WK_REF_SIGNED_ORDER_FLIP : 0;
+    uint64_t order = wk_ref_is_signed_int(spec->dtype) ? WK_REF_SIGNED_ORDER_FLIP : 0;
     if (op == WK_MAX)
         order = ~order;
     /* The identity: ~order is the largest under the order, so min / max
@@ -276,6 +272,10 @@ static void run_checks(check_state *s, const void *in, size_t n)
         switch (spec->dtype) {
         case WK_I32: check_ints(s, in, n, wk_ref_int_i32, 0xffffffffu); break;
         case WK_U32: check_ints(s, in, n, wk_ref_int_u32, 0xffffffffu); break;
+        case WK_BOOL: case WK_U8: check_ints(s, in, n, wk_ref_int_u8, 0xffu); break;
+        case WK_I8: check_ints(s, in, n, wk_ref_int_i8, 0xffu); break;
+        case WK_I16: check_ints(s, in, n, wk_ref_int_i16, 0xffffu); break;
+        case WK_U16: check_ints(s, in, n, wk_ref_int_u16, 0xffffu); break;
         default: check_ints(s, in, n, wk_ref_int_64, ~UINT64_C(0)); break;
         }
     } else if (spec->op != WK_SUM) {

@@ -12,19 +12,6 @@
 #include "ref/reference.h"
 #include "ref/scan_elements.h"
 
-/* ------------------------------------------------------------ elements */
-
-static int is_signed_int(wk_dtype d) { return d == WK_I32 || d == WK_I64; }
-static int is_32_bit(wk_dtype d) { return d == WK_I32 || d == WK_U32; }
-
-static void int_put(void *data, size_t i, wk_dtype dtype, uint64_t bits)
-{
-    if (is_32_bit(dtype))
-        ((uint32_t *)data)[i] = (uint32_t)bits;
-    else
-        ((uint64_t *)data)[i] = bits;
-}
-
 /* -------------------------------------------------------------- walker */
 
 /* The running state of a scan: the exact prefix of everything pushed. */
@@ -94,7 +81,7 @@ static void walker_start(walker *w, const wk_ref_scan_spec *spec)
     w->op = spec->op;
     w->floating = wk_dtype_is_float(spec->dtype);
     w->empty = 1;
-    w->order = is_signed_int(spec->dtype) ? WK_REF_SIGNED_ORDER_FLIP : 0;
+    w->order = wk_ref_is_signed_int(spec->dtype) ? WK_REF_SIGNED_ORDER_FLIP : 0;
     if (spec->op == WK_MAX)
         w->order = ~w->order;
     if (spec->exclusive)
@@ -130,7 +117,7 @@ static void store(const walker *w, void *out, size_t i)
     if (w->floating)
         wk_ref_store(out, i, w->dtype, w->op == WK_SUM ? exact_prefix(w) : w->ext);
     else
-        int_put(out, i, w->dtype, w->bits);
+        wk_ref_int_put(out, i, wk_dtype_size(w->dtype), w->bits);
 }
 
 /* ----------------------------------------------------------- exact sum */

@@ -94,7 +94,7 @@ static prepared prepare(wk_dtype dtype, const wk_predicate *p)
         q.fb = (double)wk_ref_load(&p->b, 0, dtype);
     } else {
         wk_ref_int_loader load = wk_ref_int_loader_for(dtype);
-        q.flip = dtype == WK_I32 || dtype == WK_I64 ? WK_REF_SIGNED_ORDER_FLIP : 0;
+        q.flip = wk_ref_is_signed_int(dtype) ? WK_REF_SIGNED_ORDER_FLIP : 0;
         q.ka = load(&p->a, 0) ^ q.flip;
         q.kb = load(&p->b, 0) ^ q.flip;
     }
@@ -167,7 +167,7 @@ typedef struct walk {
     mismatch shown[WK_REF_SELECT_SHOWN];
 } walk;
 
-/* The 2, 4 or 8 bytes at p as an integer: outputs compare and move as
+/* The 1, 2, 4 or 8 bytes at p as an integer: outputs compare and move as
  * these patterns, so NaN payloads and signed zeros travel unchanged. One
  * fixed-size copy per width, which compiles to a plain load or store. */
 static inline uint64_t bytes_at(const unsigned char *p, size_t size)
@@ -176,6 +176,7 @@ static inline uint64_t bytes_at(const unsigned char *p, size_t size)
     uint32_t w;
     uint64_t d;
     switch (size) {
+    case 1: return *p;
     case 2: memcpy(&h, p, 2); return h;
     case 4: memcpy(&w, p, 4); return w;
     default: memcpy(&d, p, 8); return d;
@@ -187,6 +188,7 @@ static inline void put_bytes(unsigned char *p, size_t size, uint64_t v)
     uint16_t h = (uint16_t)v;
     uint32_t w = (uint32_t)v;
     switch (size) {
+    case 1: *p = (unsigned char)v; break;
     case 2: memcpy(p, &h, 2); break;
     case 4: memcpy(p, &w, 4); break;
     default: memcpy(p, &v, 8); break;
@@ -265,6 +267,10 @@ static void run_walk(walk *w, const wk_ref_select_spec *spec)
     case WK_I32: walk_ints(w, &p, wk_ref_int_i32); break;
     case WK_U32: walk_ints(w, &p, wk_ref_int_u32); break;
     case WK_I64: case WK_U64: walk_ints(w, &p, wk_ref_int_64); break;
+    case WK_BOOL: case WK_U8: walk_ints(w, &p, wk_ref_int_u8); break;
+    case WK_I8: walk_ints(w, &p, wk_ref_int_i8); break;
+    case WK_I16: walk_ints(w, &p, wk_ref_int_i16); break;
+    case WK_U16: walk_ints(w, &p, wk_ref_int_u16); break;
     case WK_F32: walk_floats(w, &p, wk_ref_float_f32); break;
     case WK_F64: walk_floats(w, &p, wk_ref_float_f64); break;
     case WK_F16: walk_floats(w, &p, wk_ref_float_f16); break;

@@ -63,10 +63,11 @@ wk_status wk_ref_select_validate(const void *in, const uint8_t *flags, const voi
                                  const wk_ref_select_spec *spec);
 
 /* Whether predicate p keeps the one element at `value` (the dtype's raw
- * bytes): the dtype's own comparison (signed or unsigned integers; floats
- * by value, f16 / bf16 exactly as their float values), false for every
- * compare but WK_NOT_EQUAL when x or a constant it uses is NaN. 0 for an
- * unknown dtype or compare, and for the NaN tests on integer dtypes. */
+ * bytes): the dtype's own comparison (signed or unsigned integers, a bool
+ * as the number 0 or 1; floats by value, f16 / bf16 exactly as their float
+ * values), false for every compare but WK_NOT_EQUAL when x or a constant
+ * it uses is NaN. 0 for an unknown dtype or compare, and for the NaN tests
+ * on integer dtypes. */
 int wk_ref_predicate_holds(const void *value, wk_dtype dtype, const wk_predicate *p);
 
 /* The reference select of h_in[0 .. n) into h_out (host memory), and the

@@ -35,6 +35,13 @@ cudaError_t reduce_as(wk_op op, const void *in, void *out, int64_t *out_index, s
     }
 }
 
+template <class In, class Out>
+cudaError_t sum_to_as(const void *in, void *out, size_t n, void *temp, size_t *temp_bytes, cudaStream_t s)
+{
+    return cub::DeviceReduce::Reduce(temp, *temp_bytes, static_cast<const In *>(in), static_cast<Out *>(out), (int)n,
+                                     cuda::std::plus<Out>{}, Out(0), s);
+}
+
 template <class T> cudaError_t sum_single_pass_as(const void *in, void *out, size_t n, cudaStream_t s)
 {
     const auto env = cuda::std::execution::env{
@@ -164,6 +171,30 @@ WK_CUB_LATEST_API cudaError_t wk_cub_latest_reduce(wk_op op, wk_dtype dtype, con
     return as_dtype<float, double, int32_t>(dtype, [&](auto zero) {
         return reduce_as<decltype(zero)>(op, in, out, out_index, n, temp, temp_bytes, stream);
     });
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_to(wk_dtype dtype, wk_dtype out_dtype, const void *in, void *out,
+                                                   size_t n, void *temp, size_t *temp_bytes, cudaStream_t stream)
+{
+    if (out_dtype == WK_I64 && dtype == WK_U8)
+        return sum_to_as<uint8_t, int64_t>(in, out, n, temp, temp_bytes, stream);
+    if (out_dtype == WK_I64 && dtype == WK_BOOL)
+        return sum_to_as<bool, int64_t>(in, out, n, temp, temp_bytes, stream);
+    if (out_dtype == WK_I64 && dtype == WK_I32)
+        return sum_to_as<int32_t, int64_t>(in, out, n, temp, temp_bytes, stream);
+    if (out_dtype == WK_F32 && dtype == WK_BF16)
+        return sum_to_as<__nv_bfloat16, float>(in, out, n, temp, temp_bytes, stream);
+    return cudaErrorInvalidValue;
+}
+
+WK_CUB_LATEST_API cudaError_t wk_cub_latest_scan_to(wk_dtype dtype, wk_dtype out_dtype, const void *in, void *out,
+                                                    size_t n, void *temp, size_t *temp_bytes, cudaStream_t stream)
+{
+    if (dtype != WK_BOOL || out_dtype != WK_I64)
+        return cudaErrorInvalidValue;
+    return cub::DeviceScan::InclusiveScanInit(temp, *temp_bytes, static_cast<const bool *>(in),
+                                              static_cast<int64_t *>(out), cuda::std::plus<int64_t>{}, (int64_t)0,
+                                              (int)n, stream);
 }
 
 WK_CUB_LATEST_API cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, const void *in, void *out, size_t n,

@@ -27,6 +27,13 @@ cudaError_t wk_cub_latest_reduce(wk_op op, wk_dtype dtype, const void *in, void 
 /* DeviceReduce::Sum through the environment interface with
  * determinism::not_guaranteed: the single-pass sum (atomics), its
  * temporary storage taken from the device's stream-ordered pool. */
+/* The sum of n elements of dtype kept and written as out_dtype (the pairs of
+ * `warpkit bench`'s widening rows: u8, bool and i32 into i64, bf16 into
+ * f32): DeviceReduce::Reduce with the output type's plus and a zero of it.
+ * temp == NULL asks for *temp_bytes. */
+cudaError_t wk_cub_latest_sum_to(wk_dtype dtype, wk_dtype out_dtype, const void *in, void *out, size_t n, void *temp,
+                                 size_t *temp_bytes, cudaStream_t stream);
+
 cudaError_t wk_cub_latest_sum_single_pass(wk_dtype dtype, const void *in, void *out, size_t n, cudaStream_t stream);
 
 /* DeviceReduce::Sum through the environment interface with
@@ -45,6 +52,12 @@ cudaError_t wk_cub_latest_scan(wk_op op, int exclusive, wk_dtype dtype, const vo
  * byte is nonzero), ::Unique, and DevicePartition::If (x < *threshold);
  * dtype WK_F32 or WK_I32, *threshold of that type, the count a uint64_t.
  * temp and temp_bytes as above. */
+/* The inclusive sum scan of n elements of dtype kept and written as
+ * out_dtype (bool into i64): InclusiveScanInit with the output type's plus
+ * and a zero of it. temp == NULL asks for *temp_bytes. */
+cudaError_t wk_cub_latest_scan_to(wk_dtype dtype, wk_dtype out_dtype, const void *in, void *out, size_t n, void *temp,
+                                  size_t *temp_bytes, cudaStream_t stream);
+
 typedef enum wk_cub_latest_select_kind {
     WK_CUB_LATEST_SELECT_IF = 0,
     WK_CUB_LATEST_SELECT_FLAGGED,

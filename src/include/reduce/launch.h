@@ -21,6 +21,8 @@ typedef struct wk_reduce_launch {
                           tiles: 1 + WK_TILES_MAX_GROUPS of them           */
     int overlap_launch; /* programmatic stream serialization (sm_90 and up) */
     int index_only;     /* arg ops: out is the int64 index alone             */
+    int widen;          /* a sum kept and stored as out_dtype (wk_reduce_to) */
+    wk_dtype out_dtype;
     cudaStream_t stream;
 } wk_reduce_launch;
 

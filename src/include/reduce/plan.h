@@ -58,8 +58,11 @@ extern "C" {
 #define WK_TILES_GROUP 4096
 #define WK_TILES_MAX_BLOCKS (1u << 17)
 #define WK_TILES_MAX_GROUPS (WK_TILES_MAX_BLOCKS / WK_TILES_GROUP)
-/* The tiles shape from 256 MiB of input, 512 MiB of 8-byte elements. */
-#define WK_TILES_FROM_BYTES(vec_elems) ((size_t)((vec_elems) <= 2 ? 512 : 256) << 20)
+/* The tiles shape from 256 MiB of input, 512 MiB of 8-byte elements; never
+ * for 1-byte elements, whose tiles streamed at half the read ceiling where
+ * the deep shape did not (docs/dtypes.md). */
+#define WK_TILES_FROM_BYTES(vec_elems)                                                                        \
+    ((vec_elems) >= 16 ? ((size_t)1 << 62) : (size_t)((vec_elems) <= 2 ? 512 : 256) << 20)
 #define WK_VECTOR_BYTES 16
 #define WK_TILE_BYTES ((size_t)WK_TILES_THREADS * WK_TILES_VECTORS * WK_VECTOR_BYTES)
 /* One tile a block while the device's datasheet memory rate asks each SM for

@@ -20,6 +20,8 @@ typedef struct wk_scan_launch {
     int exclusive;
     wk_value init;            /* exclusive scans: the first output         */
     const void *prefix;       /* one element before d_in[0], or NULL (_from) */
+    int widen;                /* a sum scan kept and stored as out_dtype (_to) */
+    wk_dtype out_dtype;       /* init and prefix are of this dtype then         */
     wk_tile_slots slots;
     unsigned grid;            /* blocks of a pipelined plan: at most one per SM */
     int overlap_launch;       /* programmatic stream serialization (sm_90+) */
