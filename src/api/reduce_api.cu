@@ -159,15 +159,8 @@ extern "C" wk_status wk_reduce_to(wk_context *ctx, const void *d_in, void *d_out
     reduce_call c = make_call(ctx, d_in, d_out, n, dtype, WK_SUM, stream, "wk_reduce_to");
     c.out_dtype = out_dtype;
     return wk_on_device(ctx, c.fn, [&] {
-        if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype))
-            return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", c.fn,
-                           (int)dtype, (int)out_dtype);
-        if (!wk_sum_widens(dtype, out_dtype))
-            return wk_fail(WK_ERROR_UNSUPPORTED,
-                           "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and "
-                           "bools into wider integers, f16 and bf16 into f32, f32 into f64)",
-                           c.fn, wk_dtype_name(dtype), wk_dtype_name(out_dtype));
-        return checked_reduce(ctx, c);
+        const wk_status status = wk_check_sum_pair(dtype, out_dtype, c.fn);
+        return status != WK_SUCCESS ? status : checked_reduce(ctx, c);
     });
 }
 

@@ -14,20 +14,8 @@
 static wk_status check_scan(const wk_context *ctx, const void *d_in, const void *d_out, const void *d_prefix, size_t n,
                             wk_dtype dtype, wk_dtype out_dtype, wk_op op, const char *fn)
 {
-    wk_status status;
-    if (out_dtype == dtype) {
-        status = wk_check_scan_dtype_op(dtype, op, fn);
-    } else if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype)) {
-        status = wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", fn, (int)dtype,
-                         (int)out_dtype);
-    } else if (!wk_sum_widens(dtype, out_dtype)) {
-        status = wk_fail(WK_ERROR_UNSUPPORTED,
-                         "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and bools "
-                         "into wider integers, f16 and bf16 into f32, f32 into f64)",
-                         fn, wk_dtype_name(dtype), wk_dtype_name(out_dtype));
-    } else {
-        status = WK_SUCCESS;
-    }
+    wk_status status =
+        out_dtype == dtype ? wk_check_scan_dtype_op(dtype, op, fn) : wk_check_sum_pair(dtype, out_dtype, fn);
     if (status != WK_SUCCESS)
         return status;
     const size_t elem = wk_dtype_size(dtype), out_elem = wk_dtype_size(out_dtype);

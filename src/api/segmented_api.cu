@@ -114,20 +114,10 @@ static wk_status checked_reduce(wk_context *ctx, const void *d_in, void *d_out, 
                                 wk_dtype out_dtype)
 {
     segment_view v;
-    wk_status status;
-    if (out_dtype == dtype) {
-        status = read_call(ctx, segments, dtype, op, false, &v, fn);
-    } else if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype)) {
-        status = wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", fn, (int)dtype,
-                         (int)out_dtype);
-    } else if (!wk_sum_widens(dtype, out_dtype)) {
-        status = wk_fail(WK_ERROR_UNSUPPORTED,
-                         "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and bools "
-                         "into wider integers, f16 and bf16 into f32, f32 into f64)",
-                         fn, wk_dtype_name(dtype), wk_dtype_name(out_dtype));
-    } else {
+    wk_status status = out_dtype == dtype ? read_call(ctx, segments, dtype, op, false, &v, fn)
+                                          : wk_check_sum_pair(dtype, out_dtype, fn);
+    if (status == WK_SUCCESS && out_dtype != dtype)
         status = read_segments(ctx, segments, wk_dtype_size(dtype), &v, fn);
-    }
     if (status != WK_SUCCESS || v.count == 0)
         return status;
     const size_t elem = wk_dtype_size(dtype);

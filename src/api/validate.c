@@ -30,6 +30,19 @@ wk_status wk_check_scan_dtype_op(int dtype, int op, const char *fn)
     return status;
 }
 
+wk_status wk_check_sum_pair(int dtype, int out_dtype, const char *fn)
+{
+    if (!wk_dtype_valid(dtype) || !wk_dtype_valid(out_dtype))
+        return wk_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d or out_dtype %d is not a wk_dtype", fn, dtype,
+                       out_dtype);
+    if (!wk_sum_widens(dtype, out_dtype))
+        return wk_fail(WK_ERROR_UNSUPPORTED,
+                       "%s: a sum of %s is not kept as %s; see wk_sum_widens for the pairs (integers and bools "
+                       "into wider integers, f16 and bf16 into f32, f32 into f64)",
+                       fn, wk_dtype_name((wk_dtype)dtype), wk_dtype_name((wk_dtype)out_dtype));
+    return WK_SUCCESS;
+}
+
 static const char *memory_kind(enum cudaMemoryType type)
 {
     switch (type) {

@@ -888,7 +888,7 @@ static int listed_pair(int in, int out)
     return in == WK_F32 && out == WK_F64;
 }
 
-/* The reference's own list (test_status checks the library's): every pair,
+/* The reference's own list (test_status checks the library's against it): every pair,
  * and the statuses of wk_ref_reduce_to_status. */
 static void test_sum_widens_pairs(void)
 {

@@ -17,6 +17,11 @@ wk_status wk_check_dtype_op(int dtype, int op, const char *fn);
 /* The same for a scan, which takes no arg op (WK_ERROR_UNSUPPORTED). */
 wk_status wk_check_scan_dtype_op(int dtype, int op, const char *fn);
 
+/* A sum of `dtype` kept as `out_dtype` (the _to calls): both valid dtypes
+ * (WK_ERROR_INVALID_DTYPE) and a pair wk_sum_widens accepts
+ * (WK_ERROR_UNSUPPORTED). */
+wk_status wk_check_sum_pair(int dtype, int out_dtype, const char *fn);
+
 /* `p` is memory the kernels on `device` can use at that address (device
  * memory of `device`, managed memory, or pinned host memory mapped at the
  * same address), and aligned to `align` bytes. `name` is the argument's name for the message. */
