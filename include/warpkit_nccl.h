@@ -10,6 +10,9 @@
  * exchanges a few bytes per rank (ncclAllGather): no host synchronization,
  * nothing allocated per call, capturable into a CUDA graph where NCCL allows
  * it (NCCL 2.9 and later). Parts may have any size per rank, 0 included.
+ * The dtypes are the 32- and 64-bit integers and the four floats; the
+ * narrow ones of warpkit 0.3 (bool, 8- and 16-bit integers) are refused
+ * with WK_ERROR_UNSUPPORTED.
  *
  * Collective rules, as for NCCL itself: every rank makes the same calls in
  * the same order, with the same kind, dtype and op (n and the pointers are

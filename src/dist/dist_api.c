@@ -271,6 +271,9 @@ static wk_status check_call(const wk_dist *d, const wk_dist_call *c)
     const size_t elem = wk_dtype_size(c->dtype);
     if (elem == 0)
         return dist_fail(WK_ERROR_INVALID_DTYPE, "%s: dtype %d is not a wk_dtype", fn, (int)c->dtype);
+    if (elem < 4 && !is_float(c->dtype))
+        return dist_fail(WK_ERROR_UNSUPPORTED, "%s: the distributed calls do not take %s (the 32- and 64-bit "
+                         "integers and the floats only)", fn, wk_dtype_name(c->dtype));
     if (!is_select(c->kind)) {
         if (wk_reduce_result_size(c->dtype, c->op) == 0)
             return dist_fail(WK_ERROR_INVALID_OP, "%s: op %d is not a wk_op", fn, (int)c->op);
