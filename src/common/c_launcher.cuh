@@ -13,4 +13,19 @@
 #define WK_DEFINE_C_LAUNCHER(symbol, record, launch)                          \
     extern "C" cudaError_t symbol(const record *l) { return launch(l); }
 
+/* As WK_DEFINE_C_LAUNCHER, for a family with sums kept in a wider dtype:
+ * with l->widen, the case of l->out_dtype in the input's WK_WIDER_SUMS_
+ * list (common/dtypes.h), each written by WIDER_CASE(out_code, type) with
+ * S naming the input's storage; else `launch`. */
+#define WK_DEFINE_WIDENING_C_LAUNCHER(symbol, record, code, storage, launch, WIDER_CASE) \
+    static cudaError_t symbol##_wider(const record *l)                                  \
+    {                                                                                   \
+        using S [[maybe_unused]] = storage;                                             \
+        switch (l->out_dtype) {                                                         \
+            WK_WIDER_SUMS_##code(WIDER_CASE)                                            \
+        default: return cudaErrorInvalidValue;                                          \
+        }                                                                               \
+    }                                                                                   \
+    extern "C" cudaError_t symbol(const record *l) { return l->widen ? symbol##_wider(l) : launch(l); }
+
 #endif

@@ -13,6 +13,7 @@
 #define WARPKIT_REDUCE_KERNEL_CUH
 
 #include "common/block_ticket.cuh"
+#include "common/c_launcher.cuh"
 #include "common/chained_launch.cuh"
 #include "common/operators.cuh"
 #include "common/vector.cuh"
@@ -327,21 +328,10 @@ template <class S> inline cudaError_t launch_for_op(const wk_reduce_launch *l)
 #define WK_REDUCE_WIDER_CASE_(out_code, type)                                                           \
     case out_code: return wk::reduce::launch_reducer<wk::reduce::plain<S, wk::sum, type>>(l);
 
-/* wk_reduce_launch_<name>: the op's reduce, or with l->widen a sum into
- * l->out_dtype. Written out rather than with common/c_launcher.cuh, whose
- * launcher takes no list. */
+/* wk_reduce_launch_<name> (common/c_launcher.cuh): the op's reduce, or with
+ * l->widen a sum into l->out_dtype. */
 #define WK_DEFINE_REDUCE_LAUNCHER(name, code, storage)                                                  \
-    static cudaError_t wk_reduce_wider_##name(const wk_reduce_launch *l)                               \
-    {                                                                                                   \
-        using S [[maybe_unused]] = storage;                                                             \
-        switch (l->out_dtype) {                                                                         \
-            WK_WIDER_SUMS_##code(WK_REDUCE_WIDER_CASE_)                                                 \
-        default: return cudaErrorInvalidValue;                                                          \
-        }                                                                                               \
-    }                                                                                                   \
-    extern "C" cudaError_t wk_reduce_launch_##name(const wk_reduce_launch *l)                          \
-    {                                                                                                   \
-        return l->widen ? wk_reduce_wider_##name(l) : wk::reduce::launch_for_op<storage>(l);            \
-    }
+    WK_DEFINE_WIDENING_C_LAUNCHER(wk_reduce_launch_##name, wk_reduce_launch, code, storage,             \
+                                  wk::reduce::launch_for_op<storage>, WK_REDUCE_WIDER_CASE_)
 
 #endif

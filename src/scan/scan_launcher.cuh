@@ -3,6 +3,7 @@
 #ifndef WARPKIT_SCAN_LAUNCHER_CUH
 #define WARPKIT_SCAN_LAUNCHER_CUH
 
+#include "common/c_launcher.cuh"
 #include "common/operators.cuh"
 #include "scan/pipelined_kernel.cuh"
 #include "scan/scan_kernel.cuh"
@@ -87,20 +88,10 @@ template <class S> inline cudaError_t launch_for_op(const wk_scan_launch *l)
 #define WK_SCAN_WIDER_CASE_(out_code, type) \
     case out_code: return wk::scan::launch_widening<S, type>(l);
 
-/* wk_scan_launch_<name>: the op's scan, or with l->widen a sum scan into
- * l->out_dtype (as the reduce's launchers, reduce_kernel.cuh). */
+/* wk_scan_launch_<name> (common/c_launcher.cuh): the op's scan, or with
+ * l->widen a sum scan into l->out_dtype. */
 #define WK_DEFINE_SCAN_LAUNCHER(name, code, storage)                                                    \
-    static cudaError_t wk_scan_wider_##name(const wk_scan_launch *l)                                   \
-    {                                                                                                   \
-        using S [[maybe_unused]] = storage;                                                             \
-        switch (l->out_dtype) {                                                                         \
-            WK_WIDER_SUMS_##code(WK_SCAN_WIDER_CASE_)                                                   \
-        default: return cudaErrorInvalidValue;                                                          \
-        }                                                                                               \
-    }                                                                                                   \
-    extern "C" cudaError_t wk_scan_launch_##name(const wk_scan_launch *l)                              \
-    {                                                                                                   \
-        return l->widen ? wk_scan_wider_##name(l) : wk::scan::launch_for_op<storage>(l);                \
-    }
+    WK_DEFINE_WIDENING_C_LAUNCHER(wk_scan_launch_##name, wk_scan_launch, code, storage,                 \
+                                  wk::scan::launch_for_op<storage>, WK_SCAN_WIDER_CASE_)
 
 #endif

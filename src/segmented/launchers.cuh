@@ -142,18 +142,8 @@ template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 #define WK_SEG_WIDER_CASE_(out_code, type) \
     case out_code: return wk::seg::launch_reduce_for<wk::reduce::plain<S, wk::sum, type>>(l);
 #define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                                               \
-    static cudaError_t wk_seg_reduce_wider_##name(const wk_seg_launch *l)                               \
-    {                                                                                                   \
-        using S [[maybe_unused]] = storage;                                                             \
-        switch (l->out_dtype) {                                                                         \
-            WK_WIDER_SUMS_##code(WK_SEG_WIDER_CASE_)                                                    \
-        default: return cudaErrorInvalidValue;                                                          \
-        }                                                                                               \
-    }                                                                                                   \
-    extern "C" cudaError_t wk_seg_reduce_launch_##name(const wk_seg_launch *l)                         \
-    {                                                                                                   \
-        return l->widen ? wk_seg_reduce_wider_##name(l) : wk::seg::launch_reduce_op<storage>(l);        \
-    }
+    WK_DEFINE_WIDENING_C_LAUNCHER(wk_seg_reduce_launch_##name, wk_seg_launch, code, storage,              \
+                                  wk::seg::launch_reduce_op<storage>, WK_SEG_WIDER_CASE_)
 #define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                                                 \
     WK_DEFINE_C_LAUNCHER(wk_seg_scan_launch_##name, wk_seg_launch, wk::seg::launch_scan_op<storage>)
 
