@@ -55,9 +55,12 @@ static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, si
     l.out_dtype = out_dtype;
     /* Bulk copies (sm_90) and room for three tiles per block; widening
      * scans run the chained tiles only (scan/widening.cuh). */
-    const int pipelined_ok = !l.widen &&
-                             wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
-    if (wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype), pipelined_ok, &l.plan) != 0)
+    const int pipelined_ok = wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
+    const int planned = l.widen ? wk_plan_widening_scan((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype),
+                                                        wk_dtype_size(out_dtype), &l.plan)
+                                : wk_plan_scan_for((uintptr_t)d_in, (uintptr_t)d_out, n, wk_dtype_size(dtype),
+                                                   pipelined_ok, &l.plan);
+    if (planned != 0)
         return wk_fail(WK_ERROR_INVALID_ARGUMENT, "%s: cannot plan this input", fn);
     l.in = d_in;
     l.out = d_out;

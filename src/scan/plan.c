@@ -28,18 +28,37 @@ int wk_plan_scan_for(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t ele
     return wk_plan_tiles(in_addr, out_addr, n, elem_size, &wk_scan_shapes[shape], shape, plan);
 }
 
+wk_scan_shape wk_widening_scan_shape(size_t n, size_t elem_size, size_t out_size)
+{
+    if (out_size != 0 && n < WK_SCAN_WIDENING_NARROW_BELOW_BYTES / out_size)
+        return WK_SCAN_SHAPE_NARROW;
+    return wk_scan_shape_for(n, elem_size, 0);
+}
+
+int wk_plan_widening_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, size_t out_size,
+                          wk_tile_plan *plan)
+{
+    const wk_scan_shape shape = wk_widening_scan_shape(n, elem_size, out_size);
+    return wk_plan_tiles(in_addr, out_addr, n, elem_size, &wk_scan_shapes[shape], shape, plan);
+}
+
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, wk_tile_plan *plan)
 {
     return wk_plan_scan_for(in_addr, out_addr, n, elem_size, 1, plan);
 }
 
-/* Variant 0: a device without the pipelined kernels; 1: with them. */
+/* Variant 0: a device without the pipelined kernels; 1: with them; 2: a
+ * widening scan into the narrowest output it has (the most narrow tiles:
+ * 4 bytes from 1- and 2-byte inputs, 8 from 4-byte ones; none from 8-byte
+ * ones, which plan as variant 0). */
 static int plan_variant(uintptr_t in_addr, size_t n, size_t elem_size, int variant, wk_tile_plan *plan)
 {
-    return wk_plan_scan_for(in_addr, 0, n, elem_size, variant, plan);
+    if (variant == 2 && elem_size < 8)
+        return wk_plan_widening_scan(in_addr, 0, n, elem_size, elem_size < 4 ? 4 : 8, plan);
+    return wk_plan_scan_for(in_addr, 0, n, elem_size, variant == 1, plan);
 }
 
-size_t wk_scan_max_tiles(size_t n, size_t elem_size) { return wk_tiles_most(n, elem_size, 2, plan_variant); }
+size_t wk_scan_max_tiles(size_t n, size_t elem_size) { return wk_tiles_most(n, elem_size, 3, plan_variant); }
 
 /* The kernel's operations on the way from an element to an output (see
  * scan_kernel.cuh), with V elements per vector and K vectors per thread:

@@ -74,12 +74,13 @@ template <class S, class Out, int Warps> struct widening_io : tiles::tile_io<S> 
     }
 };
 
-/* Launches the widening sum scan of the plan's shape: the small tiles for
- * every input, the large ones for 4-byte inputs. */
-template <class S, class Out> inline cudaError_t launch_widening(const wk_scan_launch *l)
+/* Launches the widening sum scan in one tile shape: Threads threads with
+ * Rounds input vectors each. */
+template <class S, class Out, int Threads, int Rounds, int MinBlocks>
+inline cudaError_t launch_widening_shape(const wk_scan_launch *l)
 {
     using C = widened_sum<S, Out>;
-    using Map = widening_io<S, Out, WK_SCAN_THREADS / 32>;
+    using Map = widening_io<S, Out, Threads / 32>;
     static_assert(sizeof(typename C::type) <= 8, "value slots are 8 bytes");
     Map io;
     io.in = reinterpret_cast<const S *>(reinterpret_cast<uintptr_t>(l->in) - l->plan.offset * sizeof(S));
@@ -90,23 +91,30 @@ template <class S, class Out> inline cudaError_t launch_widening(const wk_scan_l
     io.in_place = false;
     io.wide_out = reinterpret_cast<Out *>(reinterpret_cast<uintptr_t>(l->out) - l->plan.offset * sizeof(Out));
     io.aligned_out = reinterpret_cast<uintptr_t>(io.wide_out) % 16 == 0;
-    const bool ex = l->exclusive != 0;
-    scan_kernel_ptr<S, Map, Out> kernel = nullptr;
-    unsigned block = WK_SCAN_THREADS;
-    if (l->plan.shape == WK_SCAN_SHAPE_SMALL) {
-        kernel = ex ? scan_kernel<S, sum, true, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1, Map, C>
-                    : scan_kernel<S, sum, false, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1, Map, C>;
-    } else if (l->plan.shape == WK_SCAN_SHAPE_LARGE) {
-        if constexpr (sizeof(S) == 4)
-            kernel = ex ? scan_kernel<S, sum, true, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS,
-                                      Map, C>
-                        : scan_kernel<S, sum, false, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS,
-                                      WK_SCAN_LARGE_MIN_BLOCKS, Map, C>;
-    }
-    if (!kernel)
-        return cudaErrorInvalidValue;
-    return launch_chained(kernel, (unsigned)l->plan.tiles, block, 0, l->stream, l->overlap_launch != 0, io, l->init,
+    scan_kernel_ptr<S, Map, Out> kernel = l->exclusive ? scan_kernel<S, sum, true, Threads, Rounds, MinBlocks, Map, C>
+                                                       : scan_kernel<S, sum, false, Threads, Rounds, MinBlocks, Map, C>;
+    return launch_chained(kernel, (unsigned)l->plan.tiles, Threads, 0, l->stream, l->overlap_launch != 0, io, l->init,
                           static_cast<const Out *>(l->prefix), l->slots);
+}
+
+/* Launches the widening sum scan of the plan's shape (wk_widening_scan_shape):
+ * the narrow tiles for small outputs, the small ones for every input, the
+ * large ones for 4-byte inputs. */
+template <class S, class Out> inline cudaError_t launch_widening(const wk_scan_launch *l)
+{
+    switch (l->plan.shape) {
+    case WK_SCAN_SHAPE_NARROW:
+        return launch_widening_shape<S, Out, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, WK_SCAN_NARROW_MIN_BLOCKS>(
+            l);
+    case WK_SCAN_SHAPE_SMALL:
+        return launch_widening_shape<S, Out, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1>(l);
+    case WK_SCAN_SHAPE_LARGE:
+        if constexpr (sizeof(S) == 4)
+            return launch_widening_shape<S, Out, WK_SCAN_THREADS, WK_SCAN_LARGE_VECTORS, WK_SCAN_LARGE_MIN_BLOCKS>(l);
+        return cudaErrorInvalidValue;
+    default:
+        return cudaErrorInvalidValue;
+    }
 }
 
 } // namespace scan

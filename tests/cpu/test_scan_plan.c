@@ -82,12 +82,19 @@ static int check_plan(uintptr_t in, uintptr_t out, size_t n, size_t elem, int pi
 static int max_tiles_is_tight(size_t n, size_t elem)
 {
     size_t most = 0;
-    for (int pipelined_ok = 0; pipelined_ok <= 1; ++pipelined_ok)
+    for (int variant = 0; variant <= 2; ++variant)
         for (size_t k = 0; k < WK_TILE_VECTOR_BYTES / elem; ++k) {
             wk_tile_plan p;
-            wk_plan_scan_for(0x7f0000000000u + k * elem, 0x7f0000000000u, n, elem, pipelined_ok, &p);
-            if (p.tiles > most)
-                most = p.tiles;
+            uintptr_t in = 0x7f0000000000u + k * elem;
+            if (variant < 2) {
+                wk_plan_scan_for(in, 0x7f0000000000u, n, elem, variant, &p);
+                most = p.tiles > most ? p.tiles : most;
+            }
+            for (size_t out = elem < 4 ? 4 : 2 * elem; variant == 2 && out <= 8; out *= 2) {
+                /* a widening scan into every output size it has */
+                wk_plan_widening_scan(in, 0x7e0000000000u, n, elem, out, &p);
+                most = p.tiles > most ? p.tiles : most;
+            }
         }
     return wk_scan_max_tiles(n, elem) == most;
 }
@@ -215,6 +222,34 @@ int main(void)
                           below.vectors == WK_SCAN_SMALL_VECTORS && at.vectors == WK_SCAN_SMALL_VECTORS &&
                           2 * below.tile_elems == at.tile_elems,
                   label);
+    }
+    /* Widening scans: the narrow tiles below WK_SCAN_WIDENING_NARROW_BELOW_BYTES
+     * of output, then the chained shape of the input's size, never a
+     * pipelined one; a bool mask's scan into i64 at 2^20 spreads over
+     * twice the tiles of the plain scan's. */
+    for (size_t e = 0; e < 3; ++e)
+        for (size_t out = elems[e] < 4 ? 4 : 8; out <= 8; out *= 2) {
+            size_t first = WK_SCAN_WIDENING_NARROW_BELOW_BYTES / out;
+            wk_tile_plan below, at, plain;
+            wk_plan_widening_scan(0x1000, 0x2000, first - 1, elems[e], out, &below);
+            wk_plan_widening_scan(0x1000, 0x2000, first, elems[e], out, &at);
+            wk_plan_scan_for(0x1000, 0x2000, first, elems[e], 0, &plain);
+            snprintf(label, sizeof label, "widening %zu into %zu bytes: %zu elements plan %u threads, %zu plan %u x %u",
+                     elems[e], out, first - 1, below.block, first, at.block, at.vectors);
+            wk_expect(&t, below.block == WK_SCAN_NARROW_THREADS && below.vectors == WK_SCAN_SMALL_VECTORS &&
+                              !below.pipelined && at.block == plain.block && at.vectors == plain.vectors &&
+                              at.tiles == plain.tiles && !at.pipelined,
+                      label);
+        }
+    {
+        wk_tile_plan wide, plain;
+        wk_plan_widening_scan(0x1000, 0x2000, (size_t)1 << 20, 1, 8, &wide);
+        wk_plan_scan(0x1000, 0x2000, (size_t)1 << 20, 1, &plain);
+        snprintf(label, sizeof label, "bool into i64 at 2^20: %zu tiles, the plain scan %zu", wide.tiles, plain.tiles);
+        wk_expect(&t, wide.tiles == 2 * plain.tiles, label);
+        wk_plan_widening_scan(0x1000, 0x2000, (size_t)1 << 28, 4, 8, &wide);
+        wk_expect(&t, !wide.pipelined && wide.vectors == WK_SCAN_LARGE_VECTORS,
+                  "i32 into i64 at 2^28: large chained tiles, not pipelined ones");
     }
     /* At the wide pipelined edge: the narrower pipelined shape just below,
      * the wide one from there on, each with the tiles it needs; without

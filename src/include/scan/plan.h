@@ -19,7 +19,8 @@ extern "C" {
  * the launcher (scan_launcher.cuh) runs the kernel of each by name. */
 typedef enum wk_scan_shape {
     WK_SCAN_SHAPE_SMALL = 0,       /* chained 512 x 4 (32 KiB tiles): below 16 MiB; 2-byte elements always   */
-    WK_SCAN_SHAPE_NARROW,          /* chained 256 x 4, 2 blocks per SM: 8-byte elements below 1 MiB          */
+    WK_SCAN_SHAPE_NARROW,          /* chained 256 x 4, 2 blocks per SM: 8-byte elements below 1 MiB,
+                                      widening scans below 16 MiB of output                                  */
     WK_SCAN_SHAPE_LARGE,           /* chained 512 x 8, 2 blocks per SM: 4-byte elements from 16 MiB, no sm_90 */
     WK_SCAN_SHAPE_WIDE,            /* chained 128 x 16, 4 blocks per SM: 8-byte elements, likewise           */
     WK_SCAN_SHAPE_PIPELINED,       /* pipelined 512 x 8 (64 KiB tiles): 16 MiB to 256 MiB on sm_90           */
@@ -46,6 +47,10 @@ extern const wk_tile_shape wk_scan_shapes[WK_SCAN_SHAPE_COUNT];
 #define WK_SCAN_NARROW_THREADS 256
 #define WK_SCAN_NARROW_MIN_BLOCKS 2
 #define WK_SCAN_NARROW_BELOW_BYTES ((size_t)1 << 20)
+/* A widening scan writes more than it reads (9 bytes an element for bool
+ * into i64): below 16 MiB of output it takes the narrow tiles too, which
+ * spread the writes over more SMs. */
+#define WK_SCAN_WIDENING_NARROW_BELOW_BYTES ((size_t)16 << 20)
 
 /* Pipelined tiles (sm_90 and later; scan/pipelined_kernel.cuh): persistent
  * blocks, one per SM, keep three tiles in shared memory and look back in a
@@ -81,13 +86,23 @@ wk_scan_shape wk_scan_shape_for(size_t n, size_t elem_size, int pipelined_ok);
 int wk_plan_scan_for(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, int pipelined_ok,
                      wk_tile_plan *plan);
 
+/* The shape of a sum scan of n elements of elem_size bytes kept and written
+ * in out_size bytes (wk_inclusive_scan_to): the narrow tiles below
+ * WK_SCAN_WIDENING_NARROW_BELOW_BYTES of output, else the chained shape of
+ * the input's size (never a pipelined one); and its plan, as
+ * wk_plan_scan_for's. */
+wk_scan_shape wk_widening_scan_shape(size_t n, size_t elem_size, size_t out_size);
+int wk_plan_widening_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size, size_t out_size,
+                          wk_tile_plan *plan);
+
 /* The same for sm_90 and later, the GPUs the library is built and measured
  * for: the plan of the library's scans there. */
 int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_size,
                  wk_tile_plan *plan);
 
 /* Most tiles a scan of n elements of elem_size bytes needs at any alignment
- * on any device: the status slots the workspace must hold for it. */
+ * on any device, widening scans included: the status slots the workspace
+ * must hold for it. */
 size_t wk_scan_max_tiles(size_t n, size_t elem_size);
 
 /* Largest number of rounded operations between any input element and output
