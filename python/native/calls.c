@@ -14,16 +14,16 @@
 
 enum {
     A_X, A_OP, A_VALUE, A_LO, A_HI, A_AXIS, A_OUT, A_COUNT, A_STREAM, A_REPRO, A_RETURN_VALUE, A_EXCLUSIVE,
-    A_INITIAL, A_MASK, A_NAMES
+    A_INITIAL, A_MASK, A_DTYPE, A_NAMES
 };
 static const char *const arg_names[A_NAMES] = {"x",      "op",     "value",        "lo",          "hi",
                                                "axis",   "out",    "count",        "stream",      "reproducible",
-                                               "return_value", "exclusive", "initial", "mask"};
+                                               "return_value", "exclusive", "initial", "mask", "dtype"};
 static PyObject *arg_name[A_NAMES];
 
 #define BIT(a) (1u << (a))
 
-enum { F_REDUCE, F_ARG, F_SCAN, F_SELECT, F_TRIM, F_COMPRESS };
+enum { F_REDUCE, F_ARG, F_SCAN, F_SELECT, F_TRIM, F_COMPRESS, F_COUNT_NONZERO };
 enum { S_IF, S_RANGE, S_PARTITION, S_WHERE, S_UNIQUE };
 
 typedef struct fn_spec fn_spec;
@@ -121,6 +121,8 @@ static int flag(PyObject *o)
     return o == Py_True ? 1 : -1;
 }
 
+static int is_float(int dtype) { return dtype == WK_F32 || dtype == WK_F64 || dtype == WK_F16 || dtype == WK_BF16; }
+
 /* ---------------------------------------------------------- the arrays */
 
 enum { LIB_TORCH = 1, LIB_CUPY = 2 };
@@ -199,18 +201,35 @@ static int open_input(PyObject **a, call *c)
     return c->ctx ? 1 : -1;
 }
 
-/* open_input, then the output of x's dtype: out=, or a new one (0-d, or of
- * n elements with per_element). 1, 0 or -1 as open_input. */
-static int open_call(PyObject **a, call *c, int per_element)
+/* The output of an open_input call: out=, or a new one (0-d, or of n
+ * elements with per_element) of `dtype`. 1, 0 or -1 as open_input. */
+static int open_output(PyObject **a, call *c, int per_element, int dtype)
 {
-    int r = open_input(a, c);
-    if (r <= 0)
-        return r;
     Py_ssize_t shape = per_element ? (Py_ssize_t)c->v.n : -1;
-    c->res = output(c->lib, a[A_OUT], a[A_X], &c->v, shape, c->v.dtype, BIT(c->v.dtype), &c->out);
+    c->res = output(c->lib, a[A_OUT], a[A_X], &c->v, shape, dtype, BIT(dtype), &c->out);
     if (!c->res)
         return -1;
     return c->res != FALLBACK;
+}
+
+static int is_unsigned(int dtype)
+{
+    return dtype == WK_U32 || dtype == WK_U64 || dtype == WK_U8 || dtype == WK_U16;
+}
+
+/* Whether a sum of dtype written as sum_dtype's odt needs the _to calls:
+ * odt is dtype or a 64-bit integer, and a 64-bit integer's sum in the
+ * other 64-bit integer has the same bits. */
+static int widens(int dtype, int odt) { return odt != dtype && dtype != WK_I64 && dtype != WK_U64; }
+
+/* The dtype of a sum and a sum scan without dtype= (_dtypes.sum_dtype):
+ * PyTorch's rule for its tensors (bool and integers into int64), NumPy's
+ * for CuPy arrays (unsigned integers into uint64). Floats keep theirs. */
+static int sum_dtype(const call *c)
+{
+    if (is_float(c->v.dtype))
+        return c->v.dtype;
+    return c->lib == LIB_CUPY && is_unsigned(c->v.dtype) ? WK_U64 : WK_I64;
 }
 
 /* res after the C call, or NULL once a failure's exception is raised. */
@@ -240,8 +259,6 @@ static int table_code(PyObject *table, PyObject *key)
     }
     return (int)PyLong_AsLong(v);
 }
-
-static int is_float(int dtype) { return dtype == WK_F32 || dtype == WK_F64 || dtype == WK_F16 || dtype == WK_BF16; }
 
 /* The wk_value bits of a Python int or float constant in `dtype`, rounded
  * as the Python code rounds it (_dtypes.encode); 0 for what only the
@@ -297,24 +314,55 @@ static int encode(PyObject *value, int dtype, uint64_t *bits)
 
 /* ------------------------------------------------------------ families */
 
+/* A sum's output dtype is sum_dtype's; out= of another dtype, dtype= and
+ * a library without the widening calls go to the Python route. An integer
+ * sum into an integer of its own width is its own sum (the same bits). */
 static PyObject *do_reduce(const fn_spec *f, PyObject **a)
 {
-    if (!absent(a[A_AXIS]) || !absent(a[A_STREAM]))
+    if (!absent(a[A_AXIS]) || !absent(a[A_STREAM]) || !absent(a[A_DTYPE]))
         return FALLBACK;
     int op = f->code >= 0 ? f->code : table_code(reduce_ops, a[A_OP]);
     int repro = flag(a[A_REPRO]);
     if (op < 0 || repro < 0)
         return FALLBACK;
     call c;
-    int r = open_call(a, &c, 0);
+    int r = open_input(a, &c);
     if (r <= 0)
         return untaken(r);
+    const int odt = op == WK_SUM ? sum_dtype(&c) : c.v.dtype;
+    const int widen = widens(c.v.dtype, odt);
+    if (widen && !wkn.reduce_to)
+        return FALLBACK;
+    if ((r = open_output(a, &c, 0, odt)) <= 0)
+        return untaken(r);
+    const wk_dtype dt = (wk_dtype)c.v.dtype;
+    const cudaStream_t s = (cudaStream_t)c.v.stream;
     wk_status st;
-    if (repro)
-        WKN_CALL(st, wkn.reduce_repro(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (cudaStream_t)c.v.stream));
+    if (widen)
+        WKN_CALL(st, wkn.reduce_to(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_dtype)odt, s));
+    else if (repro)
+        WKN_CALL(st, wkn.reduce_repro(c.ctx, c.v.ptr, c.out, c.v.n, dt, s));
     else
-        WKN_CALL(st, wkn.reduce(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op,
-                                (cudaStream_t)c.v.stream));
+        WKN_CALL(st, wkn.reduce(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_op)op, s));
+    return result(f, st, c.res);
+}
+
+/* count_nonzero of a bool mask: its sum into int64. Other dtypes go to the
+ * Python route, which compares with zero first. */
+static PyObject *do_count_nonzero(const fn_spec *f, PyObject **a)
+{
+    if (!absent(a[A_AXIS]) || !absent(a[A_STREAM]) || !wkn.reduce_to)
+        return FALLBACK;
+    call c;
+    int r = open_input(a, &c);
+    if (r <= 0)
+        return untaken(r);
+    if (c.v.dtype != WK_BOOL)
+        return FALLBACK;
+    if ((r = open_output(a, &c, 0, WK_I64)) <= 0)
+        return untaken(r);
+    wk_status st;
+    WKN_CALL(st, wkn.reduce_to(c.ctx, c.v.ptr, c.out, c.v.n, WK_BOOL, WK_I64, (cudaStream_t)c.v.stream));
     return result(f, st, c.res);
 }
 
@@ -358,20 +406,31 @@ static PyObject *do_scan(const fn_spec *f, PyObject **a)
     int exclusive = flag(a[A_EXCLUSIVE]);
     /* An exclusive scan starts at the op's identity: 0 for a sum; the
      * others' identities are the Python code's. */
-    if (op < 0 || exclusive < 0 || (exclusive && op != WK_SUM))
+    if (op < 0 || exclusive < 0 || (exclusive && op != WK_SUM) || !absent(a[A_DTYPE]))
         return FALLBACK;
     call c;
-    int r = open_call(a, &c, 1);
+    int r = open_input(a, &c);
     if (r <= 0)
         return untaken(r);
+    /* Sums keep do_reduce's output dtype. */
+    const int odt = op == WK_SUM ? sum_dtype(&c) : c.v.dtype;
+    const int widen = widens(c.v.dtype, odt);
+    if (widen && !(wkn.inclusive_scan_to && wkn.exclusive_scan_to))
+        return FALLBACK;
+    if ((r = open_output(a, &c, 1, odt)) <= 0)
+        return untaken(r);
     const wk_value zero_init = {.u64 = 0};
+    const wk_dtype dt = (wk_dtype)c.v.dtype;
+    const cudaStream_t s = (cudaStream_t)c.v.stream;
     wk_status st;
-    if (exclusive)
-        WKN_CALL(st, wkn.exclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op, zero_init,
-                                        (cudaStream_t)c.v.stream));
+    if (widen && exclusive)
+        WKN_CALL(st, wkn.exclusive_scan_to(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_dtype)odt, zero_init, NULL, s));
+    else if (widen)
+        WKN_CALL(st, wkn.inclusive_scan_to(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_dtype)odt, NULL, s));
+    else if (exclusive)
+        WKN_CALL(st, wkn.exclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_op)op, zero_init, s));
     else
-        WKN_CALL(st, wkn.inclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, (wk_dtype)c.v.dtype, (wk_op)op,
-                                        (cudaStream_t)c.v.stream));
+        WKN_CALL(st, wkn.inclusive_scan(c.ctx, c.v.ptr, c.out, c.v.n, dt, (wk_op)op, s));
     return result(f, st, c.res);
 }
 
@@ -505,21 +564,23 @@ static PyObject *do_trim(const fn_spec *f, PyObject **a)
     return view;
 }
 
-static const handler handlers[] = {do_reduce, do_arg, do_scan, do_select, do_trim, NULL};
+static const handler handlers[] = {do_reduce, do_arg, do_scan, do_select, do_trim, NULL, do_count_nonzero};
 
 /* ------------------------------------------------------------ the table */
 
 #define KW_REDUCE (BIT(A_AXIS) | BIT(A_OUT) | BIT(A_STREAM))
 #define KW_SCAN (BIT(A_AXIS) | BIT(A_EXCLUSIVE) | BIT(A_INITIAL) | BIT(A_OUT) | BIT(A_STREAM))
+#define KW_SUM (BIT(A_DTYPE) | BIT(A_REPRO))
 #define KW_SELECT (BIT(A_OUT) | BIT(A_COUNT) | BIT(A_STREAM))
 
 enum {
     P_SUM, P_MIN, P_MAX, P_REDUCE_AND, P_REDUCE_OR, P_REDUCE_XOR, P_REDUCE, P_ARGMIN, P_ARGMAX, P_CUMSUM, P_CUMMIN,
-    P_CUMMAX, P_SCAN, P_SELECT, P_SELECT_RANGE, P_PARTITION, P_NONZERO, P_UNIQUE, P_COMPRESS, P_TRIM, P_COUNT
+    P_CUMMAX, P_SCAN, P_SELECT, P_SELECT_RANGE, P_PARTITION, P_NONZERO, P_UNIQUE, P_COMPRESS, P_TRIM,
+    P_COUNT_NONZERO, P_COUNT
 };
 
 static fn_spec specs[P_COUNT] = {
-    [P_SUM] = {"sum", "warpkit.sum", F_REDUCE, WK_SUM, 1, {A_X}, KW_REDUCE | BIT(A_REPRO), NULL},
+    [P_SUM] = {"sum", "warpkit.sum", F_REDUCE, WK_SUM, 1, {A_X}, KW_REDUCE | KW_SUM, NULL},
     [P_MIN] = {"min", "warpkit.min", F_REDUCE, WK_MIN, 1, {A_X}, KW_REDUCE, NULL},
     [P_MAX] = {"max", "warpkit.max", F_REDUCE, WK_MAX, 1, {A_X}, KW_REDUCE, NULL},
     [P_REDUCE_AND] = {"reduce_and", "warpkit.reduce_and", F_REDUCE, WK_AND, 1, {A_X}, KW_REDUCE, NULL},
@@ -528,7 +589,7 @@ static fn_spec specs[P_COUNT] = {
     [P_REDUCE] = {"reduce", "warpkit.reduce", F_REDUCE, -1, 2, {A_X, A_OP}, KW_REDUCE, NULL},
     [P_ARGMIN] = {"argmin", "warpkit.argmin", F_ARG, WK_ARGMIN, 1, {A_X}, BIT(A_AXIS) | BIT(A_RETURN_VALUE) | BIT(A_STREAM), NULL},
     [P_ARGMAX] = {"argmax", "warpkit.argmax", F_ARG, WK_ARGMAX, 1, {A_X}, BIT(A_AXIS) | BIT(A_RETURN_VALUE) | BIT(A_STREAM), NULL},
-    [P_CUMSUM] = {"cumsum", "warpkit.cumsum", F_SCAN, WK_SUM, 1, {A_X}, KW_SCAN, NULL},
+    [P_CUMSUM] = {"cumsum", "warpkit.cumsum", F_SCAN, WK_SUM, 1, {A_X}, KW_SCAN | BIT(A_DTYPE), NULL},
     [P_CUMMIN] = {"cummin", "warpkit.cummin", F_SCAN, WK_MIN, 1, {A_X}, KW_SCAN, NULL},
     [P_CUMMAX] = {"cummax", "warpkit.cummax", F_SCAN, WK_MAX, 1, {A_X}, KW_SCAN, NULL},
     [P_SCAN] = {"scan", "warpkit.scan", F_SCAN, -1, 2, {A_X, A_OP}, KW_SCAN, NULL},
@@ -539,6 +600,8 @@ static fn_spec specs[P_COUNT] = {
     [P_UNIQUE] = {"unique_consecutive", "warpkit.unique_consecutive", F_SELECT, S_UNIQUE, 1, {A_X}, KW_SELECT, NULL},
     [P_COMPRESS] = {"compress", "warpkit.compress", F_COMPRESS, -1, 2, {A_MASK, A_X}, KW_SELECT, NULL},
     [P_TRIM] = {"trim", "warpkit.trim", F_TRIM, -1, 2, {A_OUT, A_COUNT}, BIT(A_STREAM), NULL},
+    [P_COUNT_NONZERO] = {"count_nonzero", "warpkit.count_nonzero", F_COUNT_NONZERO, -1, 1, {A_X},
+                         BIT(A_AXIS) | BIT(A_STREAM), NULL},
 };
 
 static PyObject *entry(const fn_spec *f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -579,6 +642,7 @@ PUBLIC(nonzero, P_NONZERO)
 PUBLIC(unique_consecutive, P_UNIQUE)
 PUBLIC(compress, P_COMPRESS)
 PUBLIC(trim, P_TRIM)
+PUBLIC(count_nonzero, P_COUNT_NONZERO)
 
 #include "docs.h"
 
@@ -588,7 +652,7 @@ PyMethodDef wkn_call_methods[] = {
     METHOD(reduce_xor),   METHOD(reduce),    METHOD(argmin),  METHOD(argmax),       METHOD(cumsum),
     METHOD(cummin),       METHOD(cummax),    METHOD(scan),    METHOD(select),       METHOD(select_range),
     METHOD(partition),    METHOD(nonzero),   METHOD(unique_consecutive),            METHOD(compress),
-    METHOD(trim),         {NULL, NULL, 0, NULL},
+    METHOD(trim),         METHOD(count_nonzero), {NULL, NULL, 0, NULL},
 };
 
 int wkn_calls_setup(PyObject *api)

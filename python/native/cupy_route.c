@@ -19,7 +19,8 @@ typedef struct cupy_cache {
 static cupy_cache C;
 
 static const char *const dtype_names[WKN_DTYPES] = {"int32",   "uint32",  "int64", "uint64", "float32",
-                                                    "float64", "float16", NULL,    "bool",   "uint8"};
+                                                    "float64", "float16", NULL,    "bool",   "uint8",
+                                                    "int8",    "int16",   "uint16"};
 
 static void clear(void)
 {

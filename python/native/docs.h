@@ -8,8 +8,9 @@
 
 static const char doc_reduce[] = SIGNATURE("reduce($module, x, op, *, axis=None, out=None, stream=None)")
 "Reduce all elements of x with op (\"sum\", \"min\", \"max\", \"and\", \"or\", \"xor\";\n"
-"the bitwise ones for integer dtypes). Returns a 0-d device array of x's dtype\n"
-"(or writes `out`, one element). Asynchronous.\n\n"
+"the bitwise ones for integer and bool dtypes). Returns a 0-d device array of\n"
+"x's dtype, or for \"sum\" of the dtype `sum` gives (or writes `out`, one\n"
+"element). Asynchronous.\n\n"
 "axis=-1 (or x.ndim - 1): reduce each row along the last axis instead, giving an\n"
 "array of shape x.shape[:-1] (`out`: a contiguous array of that many elements);\n"
 "an empty row gives the identity. x may be C-contiguous or have its rows apart,\n"
@@ -18,8 +19,16 @@ static const char doc_reduce[] = SIGNATURE("reduce($module, x, op, *, axis=None,
 "n = 0 gives the identity; min/max return NaN if any element is NaN; the same\n"
 "bits on every run.";
 
-static const char doc_sum[] = SIGNATURE("sum($module, x, *, axis=None, out=None, stream=None, reproducible=False)")
-"Sum of all elements, a 0-d device array of x's dtype. Asynchronous.\n\n"
+static const char doc_sum[] = SIGNATURE(
+    "sum($module, x, *, axis=None, dtype=None, out=None, stream=None, reproducible=False)")
+"Sum of all elements, a 0-d device array. Asynchronous.\n\n"
+"Its dtype: `dtype` if given, else out's, else the rule of x's library: for\n"
+"PyTorch tensors torch.sum's (bool and every integer dtype into int64), for\n"
+"CuPy and other arrays numpy.sum's (bool and signed integers into int64,\n"
+"unsigned into uint64; JAX without 64-bit types: int32 / uint32). Floats keep\n"
+"their dtype. The input is read once: narrow inputs are summed in the wider\n"
+"dtype (wk_reduce_to); a pair the C library does not widen (int64 into float32,\n"
+"say) converts x with its own library first, as torch.sum(dtype=) does.\n\n"
 "axis=-1: the sum of each row along the last axis, shape x.shape[:-1] (see reduce).\n\n"
 "reproducible=True (float dtypes): the same bits whatever the GPU, the order of\n"
 "the elements or the offset of the view (wk_reduce_repro): within half an ulp of\n"
@@ -60,8 +69,9 @@ static const char doc_argmax[] = SIGNATURE("argmax($module, x, *, axis=None, ret
 static const char doc_scan[] = SIGNATURE(
     "scan($module, x, op='sum', *, axis=None, exclusive=False, initial=None, out=None, stream=None)")
 "Prefix scan of the flattened x with op (\"sum\", \"min\", \"max\", \"and\", \"or\",\n"
-"\"xor\"), a 1-D array of n elements of x's dtype (or `out`, any contiguous array\n"
-"of n elements; out may be x itself: in place).\n\n"
+"\"xor\"), a 1-D array of n elements of x's dtype, or for \"sum\" of the dtype\n"
+"`sum` gives (or `out`, any contiguous array of n elements; out may be x itself:\n"
+"in place).\n\n"
 "exclusive=True: out[0] = initial, out[i] = initial op x[0] op ... op x[i-1];\n"
 "initial defaults to the op's identity (0, +inf / the dtype's maximum for min,\n"
 "...) and is rounded to the dtype. Asynchronous.\n\n"
@@ -71,9 +81,16 @@ static const char doc_scan[] = SIGNATURE(
 "out as x (out=x: in place).";
 
 static const char doc_cumsum[] = SIGNATURE(
-    "cumsum($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None)")
+    "cumsum($module, x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None)")
 "Cumulative sum (inclusive, or exclusive starting at `initial`, default 0) of the\n"
-"flattened x, or of each row with axis=-1 (see scan).";
+"flattened x, or of each row with axis=-1 (see scan). The result's dtype follows\n"
+"sum's rules (a bool mask's cumsum is int64: the positions of its Trues).";
+
+static const char doc_count_nonzero[] = SIGNATURE("count_nonzero($module, x, *, axis=None, stream=None)")
+"The number of nonzero elements (True for bool; NaN counts), a 0-d int64 device\n"
+"array, as torch.count_nonzero; with axis=-1, of each row. A bool x is read once\n"
+"(its sum into int64); other dtypes are compared with 0 by x's library first.\n"
+"Asynchronous.";
 
 static const char doc_cummin[] = SIGNATURE(
     "cummin($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None)")

@@ -46,6 +46,10 @@ static const symbol api_symbols[] = {
     WKN_SYM(segmented_reduce_repro, "wk_segmented_reduce_repro", 1),
     WKN_SYM(segmented_inclusive_scan, "wk_segmented_inclusive_scan", 1),
     WKN_SYM(segmented_exclusive_scan, "wk_segmented_exclusive_scan", 1),
+    WKN_SYM(reduce_to, "wk_reduce_to", 1),
+    WKN_SYM(segmented_reduce_to, "wk_segmented_reduce_to", 1),
+    WKN_SYM(inclusive_scan_to, "wk_inclusive_scan_to", 1),
+    WKN_SYM(exclusive_scan_to, "wk_exclusive_scan_to", 1),
 };
 
 #define WKN_CUDA(field, name) {name, (void **)&wkn_cuda.field, 0}

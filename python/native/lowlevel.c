@@ -80,6 +80,41 @@ static PyObject *py_reduce_repro(PyObject *self, PyObject *args)
     RETURN_CALL(wkn.reduce_repro(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, STREAM(stream)), what);
 }
 
+/* reduce_to(device, in, out, n, dtype, out_dtype, stream, what): wk_reduce_to */
+static PyObject *py_reduce_to(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, out_dtype;
+    ull in, out, n, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiiKs", &device, &in, &out, &n, &dtype, &out_dtype, &stream, &what);
+    if (!ctx)
+        return NULL;
+    RETURN_CALL(wkn.reduce_to(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_dtype)out_dtype, STREAM(stream)),
+                what);
+}
+
+/* scan_to(device, in, out, n, dtype, out_dtype, exclusive, init_bits, stream,
+ * what): wk_inclusive_scan_to / wk_exclusive_scan_to, with no prefix. */
+static PyObject *py_scan_to(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, out_dtype, exclusive;
+    ull in, out, n, init, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiipKKs", &device, &in, &out, &n, &dtype, &out_dtype, &exclusive,
+                                 &init, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (exclusive)
+        RETURN_CALL(wkn.exclusive_scan_to(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_dtype)out_dtype,
+                                          value_of(init), NULL, STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.inclusive_scan_to(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_dtype)out_dtype, NULL,
+                                      STREAM(stream)),
+                what);
+}
+
 /* scan(device, in, out, n, dtype, op, exclusive, init_bits, stream, what) */
 static PyObject *py_scan(PyObject *self, PyObject *args)
 {
@@ -150,20 +185,31 @@ static PyObject *py_unique(PyObject *self, PyObject *args)
                 what);
 }
 
-/* The name of a segmented entry point the loaded library lacks, or None. */
+/* Whether the loaded library lacks an optional entry point (by its name). */
 static PyObject *py_missing(PyObject *self, PyObject *arg)
 {
     (void)self;
     const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
     if (!name || wkn_ensure_loaded() < 0)
         return NULL;
-    const void *fn = strcmp(name, "wk_reduce_index") == 0                ? (const void *)wkn.reduce_index
-                     : strcmp(name, "wk_segmented_reduce") == 0          ? (const void *)wkn.segmented_reduce
-                     : strcmp(name, "wk_segmented_reduce_repro") == 0    ? (const void *)wkn.segmented_reduce_repro
-                     : strcmp(name, "wk_segmented_inclusive_scan") == 0  ? (const void *)wkn.segmented_inclusive_scan
-                     : strcmp(name, "wk_segmented_exclusive_scan") == 0 ? (const void *)wkn.segmented_exclusive_scan
-                                                                          : (const void *)wkn.reduce;
-    return PyBool_FromLong(fn == NULL);
+    static const struct {
+        const char *name;
+        const void *const *fn;
+    } optional[] = {
+        {"wk_reduce_index", (const void *const *)&wkn.reduce_index},
+        {"wk_segmented_reduce", (const void *const *)&wkn.segmented_reduce},
+        {"wk_segmented_reduce_repro", (const void *const *)&wkn.segmented_reduce_repro},
+        {"wk_segmented_inclusive_scan", (const void *const *)&wkn.segmented_inclusive_scan},
+        {"wk_segmented_exclusive_scan", (const void *const *)&wkn.segmented_exclusive_scan},
+        {"wk_reduce_to", (const void *const *)&wkn.reduce_to},
+        {"wk_segmented_reduce_to", (const void *const *)&wkn.segmented_reduce_to},
+        {"wk_inclusive_scan_to", (const void *const *)&wkn.inclusive_scan_to},
+        {"wk_exclusive_scan_to", (const void *const *)&wkn.exclusive_scan_to},
+    };
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (strcmp(name, optional[i].name) == 0)
+            return PyBool_FromLong(*optional[i].fn == NULL);
+    return PyBool_FromLong(0);
 }
 
 static wk_segments segments_of(ull count, ull size, ull stride)
@@ -186,6 +232,23 @@ static PyObject *py_segmented_reduce(PyObject *self, PyObject *args)
     if (repro)
         RETURN_CALL(wkn.segmented_reduce_repro(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, STREAM(stream)), what);
     RETURN_CALL(wkn.segmented_reduce(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)), what);
+}
+
+/* segmented_reduce_to(device, in, out, count, size, stride, dtype, out_dtype, stream, what) */
+static PyObject *py_segmented_reduce_to(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, out_dtype;
+    ull in, out, count, size, stride, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKKiiKs", &device, &in, &out, &count, &size, &stride, &dtype,
+                                 &out_dtype, &stream, &what);
+    if (!ctx)
+        return NULL;
+    wk_segments seg = segments_of(count, size, stride);
+    RETURN_CALL(wkn.segmented_reduce_to(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_dtype)out_dtype,
+                                        STREAM(stream)),
+                what);
 }
 
 /* segmented_scan(device, in, out, count, size, stride, dtype, op, exclusive, init_bits, stream, what) */
@@ -431,6 +494,12 @@ PyMethodDef wkn_lowlevel_methods[] = {
      "call_reduce_index(device, in, index, n, dtype, op, stream, what): wk_reduce_index"},
     {"call_reduce_repro", py_reduce_repro, METH_VARARGS, "call_reduce_repro(device, in, out, n, dtype, stream, what)"},
     {"call_scan", py_scan, METH_VARARGS, "call_scan(device, in, out, n, dtype, op, exclusive, init, stream, what)"},
+    {"call_reduce_to", py_reduce_to, METH_VARARGS,
+     "call_reduce_to(device, in, out, n, dtype, out_dtype, stream, what): wk_reduce_to"},
+    {"call_scan_to", py_scan_to, METH_VARARGS,
+     "call_scan_to(device, in, out, n, dtype, out_dtype, exclusive, init, stream, what): wk_*_scan_to"},
+    {"call_segmented_reduce_to", py_segmented_reduce_to, METH_VARARGS,
+     "call_segmented_reduce_to(device, in, out, count, size, stride, dtype, out_dtype, stream, what)"},
     {"call_select", py_select, METH_VARARGS,
      "call_select(kind, device, in, out, count, n, dtype, compare, a, b, stream, what): kind 'if', 'partition', 'where'"},
     {"call_select_flagged", py_select_flagged, METH_VARARGS,

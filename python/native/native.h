@@ -25,8 +25,9 @@
 /* ---------------------------------------------------------------- library */
 
 /* The entry points of the loaded libwarpkit, looked up by name, typed from
- * the header's own declarations. The segmented calls, wk_reduce_index and
- * wk_copy_to_host are optional (an older library lacks them: NULL). */
+ * the header's own declarations. The segmented calls, wk_reduce_index,
+ * wk_copy_to_host and the sums into a wider dtype are optional (an older
+ * library lacks them: NULL). */
 typedef struct wkn_api {
     __typeof__(wk_status_string) *status_string;
     __typeof__(wk_last_error_message) *last_error_message;
@@ -48,6 +49,10 @@ typedef struct wkn_api {
     __typeof__(wk_segmented_reduce_repro) *segmented_reduce_repro;
     __typeof__(wk_segmented_inclusive_scan) *segmented_inclusive_scan;
     __typeof__(wk_segmented_exclusive_scan) *segmented_exclusive_scan;
+    __typeof__(wk_reduce_to) *reduce_to;                     /* since 0.3.0 */
+    __typeof__(wk_segmented_reduce_to) *segmented_reduce_to; /* since 0.3.0 */
+    __typeof__(wk_inclusive_scan_to) *inclusive_scan_to;     /* since 0.3.0 */
+    __typeof__(wk_exclusive_scan_to) *exclusive_scan_to;     /* since 0.3.0 */
 } wkn_api;
 
 /* The few CUDA runtime functions the package calls itself, from the runtime
@@ -101,11 +106,9 @@ extern int wkn_release_gil;
 
 /* --------------------------------------------------------------- dtypes */
 
-/* Dtype codes of the package: the wk_dtype values it computes on (the
- * first WKN_VALUE_DTYPES), then the two byte masks that only compress()
- * takes (never passed to C as a dtype), numbered as the header's WK_BOOL
- * and WK_U8. */
-enum { WKN_VALUE_DTYPES = 8, WKN_BOOL = WK_BOOL, WKN_UINT8 = WK_U8, WKN_DTYPES };
+/* Dtype codes of the package: the header's wk_dtype values, every one of
+ * which it computes on. */
+enum { WKN_DTYPES = WK_DTYPE_COUNT };
 
 /* -------------------------------------------------------- array routes */
 

@@ -18,7 +18,7 @@ int wkn_dtype_code(PyObject *x, PyObject *const *dtypes, int *code)
     if (!dt)
         return -1;
     *code = -1;
-    for (int i = 0; i < WKN_VALUE_DTYPES && *code < 0; i++)
+    for (int i = 0; i < WKN_DTYPES && *code < 0; i++)
         if (dtypes[i] == dt)
             *code = i;
     Py_DECREF(dt);

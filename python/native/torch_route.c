@@ -36,8 +36,9 @@ typedef struct torch_cache {
 
 static torch_cache T;
 
-static const char *const dtype_names[WKN_DTYPES] = {"int32",   "uint32",  "int64", "uint64", "float32",
-                                                    "float64", "float16", "bfloat16", "bool",  "uint8"};
+static const char *const dtype_names[WKN_DTYPES] = {"int32",   "uint32",   "int64", "uint64", "float32",
+                                                    "float64", "float16",  "bfloat16", "bool", "uint8",
+                                                    "int8",    "int16",    "uint16"};
 
 static void clear(void)
 {

@@ -118,7 +118,8 @@ class Call(ctypes.Structure):
                 ("compare", ctypes.c_int), ("device", ctypes.c_int), ("init", ctypes.c_uint64),
                 ("a", ctypes.c_uint64), ("b", ctypes.c_uint64), ("stream", ctypes.c_void_p),
                 ("seg_count", ctypes.c_uint64), ("seg_size", ctypes.c_uint64), ("seg_stride", ctypes.c_uint64),
-                ("seg_begin", ctypes.c_void_p), ("seg_end", ctypes.c_void_p)]
+                ("seg_begin", ctypes.c_void_p), ("seg_end", ctypes.c_void_p),
+                ("out_dtype", ctypes.c_int), ("prefix", ctypes.c_void_p)]
 
 
 class Stub:
@@ -221,9 +222,9 @@ def old_stub(old_stub_path, monkeypatch):
 
 # --------------------------------------------------------- stand-in arrays
 TYPESTR = {0: "<i4", 1: "<u4", 2: "<i8", 3: "<u8", 4: "<f4", 5: "<f8", 6: "<f2", 7: "<V2",
-           100: "|b1", 101: "|u1"}
+           8: "|b1", 9: "|u1", 10: "|i1", 11: "<i2", 12: "<u2"}
 ITEMSIZE = {"<i4": 4, "<u4": 4, "<i8": 8, "<u8": 8, "<f4": 4, "<f8": 8, "<f2": 2, "<V2": 2,
-            "|b1": 1, "|u1": 1, "<c8": 8}
+            "|b1": 1, "|u1": 1, "|i1": 1, "<i2": 2, "<u2": 2, "<c8": 8}
 
 
 class FakeArray:

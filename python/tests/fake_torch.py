@@ -3,7 +3,9 @@ both routes on the stub library without a GPU or torch: the extension's
 (Tensor methods, torch.empty_like, torch._C._cuda_getCurrentRawStream) and
 the Python code's (torch.empty, torch.cuda.stream).  Used only when the real
 torch is not installed.  Allocations are recorded in torch._state.allocs as
-(tensor, stream of the enclosing torch.cuda.stream or None, how)."""
+(tensor, stream of the enclosing torch.cuda.stream or None, how); Tensor.to
+(a dtype conversion) and `tensor != scalar` allocate too (how "to", "ne")
+and record (what, source, result) in torch._state.derived."""
 
 import contextlib
 import math
@@ -91,6 +93,25 @@ class Tensor:
         shape = tuple(size) if isinstance(size, (tuple, list)) else (size,)
         return self._state.alloc(shape, dtype or self.dtype, self._dev, "new_empty")
 
+    def to(self, *args, **kwargs):
+        """A dtype conversion (a new tensor); devices and other arguments are
+        not modelled."""
+        dt = kwargs.get("dtype")
+        if dt is None:
+            dt = next(a for a in args if isinstance(a, dtype))
+        if dt is self.dtype:
+            return self
+        r = self._state.alloc(self.shape, dt, self._dev, "to")
+        self._state.derived.append(("to", self, r))
+        return r
+
+    def __ne__(self, other):
+        if isinstance(other, (int, float)):
+            r = self._state.alloc(self.shape, self._state.torch.bool, self._dev, "ne")
+            self._state.derived.append(("ne %r" % (other,), self, r))
+            return r
+        return NotImplemented
+
     def view(self, dt):
         shape = self.shape[:-1] + (self.shape[-1] * self.dtype.itemsize // dt.itemsize,)
         return type(self)(self._ptr, shape, dt, self._dev)
@@ -101,11 +122,13 @@ def make():
     torch.__version__ = "fake"
     for name, size in [("int32", 4), ("uint32", 4), ("int64", 8), ("uint64", 8), ("float32", 4),
                        ("float64", 8), ("float16", 2), ("bfloat16", 2), ("bool", 1), ("uint8", 1),
-                       ("complex64", 8)]:
+                       ("int8", 1), ("int16", 2), ("uint16", 2), ("complex64", 8)]:
         setattr(torch, name, dtype(name, size))
     torch.Tensor = None  # set below, once the state exists
     torch.device = Device
-    state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[], narrows=0)
+    torch.dtype = dtype
+    state = types.SimpleNamespace(next=0x3000_0000, allocs=[], current={0: 0xC0, 1: 0xC1}, stream_ctx=[], narrows=0,
+                                  derived=[], torch=torch)
 
     def alloc(shape, dtype, dev, how):
         t = T(state.next, shape, dtype, dev)

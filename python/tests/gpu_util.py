@@ -18,6 +18,9 @@ FLOATS = DTYPES[4:]
 EPS_ACC = {"float32": 2.0 ** -24, "float64": 2.0 ** -53, "float16": 2.0 ** -24, "bfloat16": 2.0 ** -24}
 EPS_OUT = {"float32": 0.0, "float64": 0.0, "float16": 2.0 ** -11, "bfloat16": 2.0 ** -8}
 ITEMSIZE = {name: D.DTYPES[name][1] for name in DTYPES}
+# The narrow dtypes (C library 0.3.0), apart from DTYPES: sums of them are
+# tested against the array libraries' own (test_gpu_dtypes.py).
+NARROW = ["bool", "uint8", "int8", "int16", "uint16"]
 BIG = (1 << 24) + 7
 
 
@@ -144,6 +147,15 @@ def random_host(rng, name, n, kind="wide"):
     return (rng.random(n) * 2 - 1).astype(dt)
 
 
+def random_int(rng, name, n):
+    """n random values over the whole range of an integer dtype `name`
+    (NARROW or INTS; a bool is True with probability 1/2); n may be a shape."""
+    if name == "bool":
+        return rng.random(n) < 0.5
+    info = np.iinfo(np.dtype(name))
+    return rng.integers(info.min, info.max, n, dtype=np.dtype(name), endpoint=True)
+
+
 def poison(name, n):
     """Host poison of n elements (NaN-like bits for floats, 0x5A.. for ints)."""
     if name in INTS:
@@ -201,12 +213,13 @@ def assert_sum(got, host, name, fn, tolerance, what, axis=None):
     """got against NumPy's fn (np.sum or np.cumsum) of host: for float dtypes
     within tolerance(host, name, ref) of the result in long double (a float64
     one carries errors of its own as large as the tolerance for f64 inputs),
-    for integers exactly, wrapping in the dtype."""
+    for integers exactly, wrapping in got's dtype (the input's, or the wider
+    one an integer sum is kept in)."""
     if name in FLOATS:
         ref = fn(host.astype(np.longdouble), axis=axis)
         assert_close(got, ref, tolerance(host, name, ref), what)
     else:
-        assert_equal(got, fn(host, axis=axis, dtype=host.dtype), what + " (wrapping)")
+        assert_equal(got, fn(host, axis=axis, dtype=np.asarray(got).dtype), what + " (wrapping)")
 
 
 def assert_equal(got, ref, what):

@@ -67,7 +67,7 @@ def test_reduce_ops_along_axis(stub, fn, op):
 @pytest.mark.parametrize("typestr,code", [
     ("<i4", 0), ("<u4", 1), ("<i8", 2), ("<u8", 3), ("<f4", 4), ("<f8", 5), ("<f2", 6)])
 def test_dtypes_along_axis(stub, typestr, code):
-    warpkit.sum(FakeArray(X, (2, 3), typestr), axis=-1)
+    warpkit.sum(FakeArray(X, (2, 3), typestr), axis=-1, dtype=D.NAME[code])
     assert stub.last.dtype == code and stub.outlib.allocs[-1][1] == code
 
 
@@ -136,9 +136,10 @@ def test_reproducible_sum_along_axis(stub):
     assert warpkit.sum(f32((0, 3)), axis=-1, reproducible=True).shape == (0,) and stub.calls == n
 
 
-def test_mask_dtype_refused(stub):
-    with pytest.raises(TypeError, match="is a bool array"):
-        warpkit.sum(FakeArray(X, (2, 3), "|b1"), axis=-1)
+def test_bool_dtype_taken(stub):
+    r = warpkit.sum(FakeArray(X, (2, 3), "|b1"), axis=-1)  # counts, in int64
+    c = stub.last
+    assert c.fn == b"wk_segmented_reduce_to" and c.dtype == D.BOOL and c.out_dtype == D.I64 and r.shape == (2,)
 
 
 # ------------------------------------------------------------------- empty
@@ -174,7 +175,7 @@ def test_reduce_out_along_axis(stub):
     with pytest.raises(ValueError, match="out has 4 elements; 3 are needed"):
         warpkit.sum(f32((3, 4)), axis=-1, out=FakeArray(0x9000, (4,), "<f4"))
     with pytest.raises(TypeError, match="out has dtype float64; float32"):
-        warpkit.sum(f32((3, 4)), axis=-1, out=FakeArray(0x9000, (3,), "<f8"))
+        warpkit.sum(f32((3, 4)), axis=-1, dtype="float32", out=FakeArray(0x9000, (3,), "<f8"))
     assert stub.calls == n
 
 
@@ -217,7 +218,7 @@ def test_scans_along_axis(stub):
     (warpkit.cummin, "<f4", {}, 0x7F800000),
     (warpkit.cummax, "<i4", {}, 0x80000000),
     (warpkit.cumsum, "<f8", {"initial": 2.5}, 0x4004000000000000),
-    (warpkit.cumsum, "<i4", {"initial": -1}, 0xFFFFFFFF)])
+    (warpkit.cumsum, "<i4", {"initial": -1, "dtype": "int32"}, 0xFFFFFFFF)])
 def test_exclusive_scan_along_axis(stub, fn, typestr, kw, init):
     fn(FakeArray(X, (3, 7), typestr), axis=-1, exclusive=True, **kw)
     assert stub.last.fn == b"wk_segmented_exclusive_scan" and stub.last.init == init
@@ -241,7 +242,8 @@ def test_scan_of_rows_apart(stub):
     with pytest.raises(ValueError, match="is not laid out as x"):
         warpkit.cumsum(x, axis=-1, out=FakeArray(0x9000, (4, 3), "<f4"))
     with pytest.raises(TypeError, match="out has dtype float64"):
-        warpkit.cumsum(x, axis=-1, out=FakeArray(0x9000, (4, 3), "<f8", strides=byte_strides((10, 1), 8)))
+        warpkit.cumsum(x, axis=-1, dtype="float32",
+                       out=FakeArray(0x9000, (4, 3), "<f8", strides=byte_strides((10, 1), 8)))
     # A contiguous x takes a contiguous out only (the scan writes where it reads).
     with pytest.raises(ValueError, match="not contiguous"):
         warpkit.cumsum(f32((4, 3)), axis=-1, out=FakeArray(0x9000, (4, 3), "<f4", strides=byte_strides((10, 1))))
@@ -252,7 +254,7 @@ def test_scan_argument_errors_along_axis(stub):
     with pytest.raises(ValueError, match="initial= is for exclusive"):
         warpkit.cumsum(f32((2, 3)), axis=-1, initial=1.0)
     with pytest.raises(ValueError, match="out of range for int32"):
-        warpkit.cumsum(FakeArray(X, (2, 3), "<i4"), axis=-1, exclusive=True, initial=2 ** 40)
+        warpkit.cumsum(FakeArray(X, (2, 3), "<i4"), axis=-1, dtype="int32", exclusive=True, initial=2 ** 40)
     assert stub.calls == 0
 
 
@@ -394,25 +396,25 @@ def test_host_reduce(host, op, name, shape):
     for a, x in views(host, name, shape):
         got = getattr(warpkit, op)(x, axis=-1).a
         if op == "sum":
-            ref = a.sum(axis=-1, dtype=a.dtype)  # integers wrap, as warpkit's
+            ref = a.sum(axis=-1)  # in NumPy's dtype, as warpkit's (int64 and uint64 wrap)
         elif shape[-1] == 0:
             ref = np.broadcast_to(identity(name, op), shape[:-1])
         else:
             ref = getattr(a, op)(axis=-1)
-        same(got, np.asarray(ref, dtype=a.dtype))
+        same(got, np.asarray(ref, dtype=ref.dtype if op == "sum" else a.dtype))
 
 
 @pytest.mark.parametrize("shape", HOST_SHAPES)
 @pytest.mark.parametrize("name", HOST_DTYPES)
 def test_host_reproducible_sum(host, name, shape):
     for a, x in views(host, name, shape):
-        same(warpkit.sum(x, axis=-1, reproducible=True).a, a.sum(axis=-1, dtype=a.dtype))
+        same(warpkit.sum(x, axis=-1, reproducible=True).a, a.sum(axis=-1))
 
 
 @pytest.mark.parametrize("name", ["int32", "uint32", "int64", "uint64"])
 def test_host_integer_sums_wrap_and_bitwise(host, name):
     for a, x in views(host, name, (9, 40), "wide"):
-        same(warpkit.sum(x, axis=-1).a, a.sum(axis=-1, dtype=a.dtype))
+        same(warpkit.sum(x, axis=-1, dtype=name).a, a.sum(axis=-1, dtype=a.dtype))
         same(warpkit.reduce_and(x, axis=-1).a, np.bitwise_and.reduce(a, axis=-1))
         same(warpkit.reduce_or(x, axis=-1).a, np.bitwise_or.reduce(a, axis=-1))
         same(warpkit.reduce_xor(x, axis=-1).a, np.bitwise_xor.reduce(a, axis=-1))
@@ -440,7 +442,8 @@ def test_host_scan(host, op, exclusive, name, shape):
     ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum}[op]
     initial = (3 if np.dtype(name).kind in "iu" else 0.5) if op == "sum" else None
     a = values(host, name, shape)
-    got = fn(HostArray(a.copy()), axis=-1, exclusive=exclusive, initial=initial if exclusive else None).a
+    kw = {"dtype": name} if op == "sum" else {}  # in the input's dtype: HostArray has no conversion
+    got = fn(HostArray(a.copy()), axis=-1, exclusive=exclusive, initial=initial if exclusive else None, **kw).a
     if exclusive:
         init = np.array(initial, a.dtype) if initial is not None else identity(name, op)
         seq = np.concatenate([np.broadcast_to(init, shape[:-1] + (1,)), a[..., :-1]], axis=-1)[..., :shape[-1]]

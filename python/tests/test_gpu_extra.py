@@ -204,6 +204,10 @@ def test_jax_in_jax_out(request):
     assert isinstance(i, jax.Array) and int(i) == int(np.argmax(host))
     v, i = warpkit.argmin(x, return_value=True)
     assert float(v) == host.min() and int(i) == int(np.argmin(host))
+    mask = x > 0.5  # a JAX bool array: its count in jnp.sum's dtype (int32 without 64-bit types)
+    count = warpkit.sum(mask)
+    assert isinstance(count, jax.Array) and count.dtype == jnp.sum(mask).dtype
+    assert int(count) == int((host > np.float32(0.5)).sum())
     rows = jax.device_put(jnp.asarray(host[:100000].reshape(100, 1000)), gpus[0])
     m = warpkit.max(rows, axis=-1)
     assert isinstance(m, jax.Array) and m.shape == (100,)

@@ -55,7 +55,7 @@ def test_public_functions_are_the_extensions():
         assert fn is getattr(native, name), name
         assert fn.__doc__ and "--" not in fn.__doc__.split("\n")[0], name
     import inspect
-    assert list(inspect.signature(warpkit.sum).parameters) == ["x", "axis", "out", "stream", "reproducible"]
+    assert list(inspect.signature(warpkit.sum).parameters) == ["x", "axis", "dtype", "out", "stream", "reproducible"]
 
 
 def test_no_ctypes_in_the_package():

@@ -36,13 +36,14 @@ def test_status_table_matches_header():
 def test_dtype_table_matches_header():
     header = header_enum("wk_dtype")
     names = {"WK_I32": "int32", "WK_U32": "uint32", "WK_I64": "int64", "WK_U64": "uint64",
-             "WK_F32": "float32", "WK_F64": "float64", "WK_F16": "float16", "WK_BF16": "bfloat16"}
-    # The header's narrow dtypes (0.3.0) are not computed on by the package yet.
-    narrow = {"WK_BOOL", "WK_U8", "WK_I8", "WK_I16", "WK_U16"}
-    assert set(header) == set(names) | narrow
+             "WK_F32": "float32", "WK_F64": "float64", "WK_F16": "float16", "WK_BF16": "bfloat16",
+             "WK_BOOL": "bool", "WK_U8": "uint8", "WK_I8": "int8", "WK_I16": "int16", "WK_U16": "uint16"}
+    assert set(header) == set(names)
     for wk, name in names.items():
         assert D.DTYPES[name][0] == header[wk]
-    assert {D.DTYPES[n][1] for n in ("float16", "bfloat16")} == {2}
+    assert set(D.DTYPES) == set(names.values())
+    assert {D.DTYPES[n][1] for n in ("float16", "bfloat16", "int16", "uint16")} == {2}
+    assert {D.DTYPES[n][1] for n in ("bool", "uint8", "int8")} == {1}
 
 
 def test_op_and_compare_tables_match_header():

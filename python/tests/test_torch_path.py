@@ -83,7 +83,7 @@ def test_torch_given_outputs(stub, torch):
     assert out is buf and count is cnt and stub.last.out == 0xA000 and stub.last.count == 0xB000
     assert stub.last.a == 3 and len(torch._state.allocs) == n
     with pytest.raises(TypeError, match="warpkit.sum: out has dtype float32; int64 is needed"):
-        warpkit.sum(x, out=torch.Tensor(0x9000, (), torch.float32))
+        warpkit.sum(x, dtype=torch.int64, out=torch.Tensor(0x9000, (), torch.float32))
     with pytest.raises(ValueError, match="out has 2 elements; 1 are needed"):
         warpkit.sum(x, out=torch.Tensor(0x9000, (2,), torch.int64))
 
@@ -157,8 +157,6 @@ def test_torch_rejects(stub, torch):
         warpkit.cumsum(torch.Tensor(0x1000, (3, 3), torch.float32, contiguous=False))
     with pytest.raises(TypeError, match="dtype torch.complex64"):
         warpkit.sum(torch.Tensor(0x1000, (3,), torch.complex64))
-    with pytest.raises(TypeError, match="is a bool array"):
-        warpkit.sum(torch.Tensor(0x1000, (3,), torch.bool))
     assert stub.calls == 0
 
 

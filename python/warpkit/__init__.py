@@ -8,8 +8,10 @@
 
 Arrays: anything with ``__cuda_array_interface__`` or ``__dlpack__`` on a CUDA
 device (PyTorch, CuPy, JAX, Numba), contiguous, any shape (taken flat); dtypes
-int32, uint32, int64, uint64, float32, float64, float16, bfloat16.  Outputs
-are arrays of the input's library.  Reductions and scans also work row by
+int32, uint32, int64, uint64, float32, float64, float16, bfloat16, bool,
+uint8, int8, int16, uint16.  Outputs are arrays of the input's library; sums
+follow the dtype rules of that library (PyTorch's for its tensors, NumPy's
+for the others).  Reductions and scans also work row by
 row with ``axis=-1``.  See README.md for axes, streams, graphs and errors.
 
 The calls go through the extension module warpkit._native (C, CPython's
@@ -27,7 +29,7 @@ from ._api import library_path, reserve, sm_count
 
 _PUBLIC = ("sum", "min", "max", "reduce", "reduce_and", "reduce_or", "reduce_xor", "argmin", "argmax",
            "cumsum", "cummin", "cummax", "scan", "select", "select_range", "compress", "partition",
-           "unique_consecutive", "nonzero", "trim")
+           "unique_consecutive", "nonzero", "trim", "count_nonzero")
 
 
 def _unbuilt(name):
@@ -44,13 +46,14 @@ if _lib._native is not None:
 else:
     globals().update({name: _unbuilt(name) for name in _PUBLIC})
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
-dtypes = ("int32", "uint32", "int64", "uint64", "float32", "float64", "float16", "bfloat16")
+dtypes = ("int32", "uint32", "int64", "uint64", "float32", "float64", "float16", "bfloat16",
+          "bool", "uint8", "int8", "int16", "uint16")
 
 __all__ = [
     "sum", "min", "max", "argmin", "argmax", "reduce", "reduce_and", "reduce_or", "reduce_xor",
-    "cumsum", "cummin", "cummax", "scan",
+    "cumsum", "cummin", "cummax", "scan", "count_nonzero",
     "select", "select_range", "compress", "partition", "unique_consecutive", "nonzero", "trim",
     "reserve", "library_path", "sm_count", "dtypes",
     "Error", "InvalidArgumentError", "InvalidPointerError", "UnsupportedError", "NoDeviceError",

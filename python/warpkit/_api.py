@@ -22,6 +22,7 @@ handle (int), a PyTorch or CuPy stream, or anything with ``.cuda_stream``,
 """
 
 import operator
+import sys
 
 from . import _arrays
 from . import _dtypes as D
@@ -45,12 +46,6 @@ def _base(what):
     return what.split(":")[0]
 
 
-def _no_mask(dt, what):
-    if dt >= 100:
-        raise TypeError("%s is a %s array: a mask (see compress); warpkit computes on %s"
-                        % (what, D.NAME[dt], D.SUPPORTED))
-
-
 def _out(out, shape, n, dt, dev, s, olib, explicit, what, name="out"):
     """(array, pointer) of the output: a new one, or `out` after checks."""
     if out is None:
@@ -64,6 +59,71 @@ def _out(out, shape, n, dt, dev, s, olib, explicit, what, name="out"):
     if odev != dev:
         raise ValueError("%s is on device %d, the input on device %d" % (label, odev, dev))
     return out, optr
+
+
+def _need(N, name, what):
+    """Raises when the loaded library lacks an entry point of 0.3.0."""
+    if N.missing(name):
+        raise _errors.LibraryNotFoundError(
+            "%s: %s lacks %s (an older library than this package): this sum needs a libwarpkit.so built "
+            "from the same sources as the package" % (_base(what), N.loaded_path(), name))
+
+
+# ------------------------------------------------------------ sum dtypes
+def _rule(olib):
+    """Whose dtype rule a sum of an input follows: PyTorch's for its tensors,
+    NumPy's for every other array (JAX's with 64-bit types off)."""
+    if olib.name == "torch":
+        return "torch"
+    if olib.name == "jax" and not olib.jax.config.jax_enable_x64:
+        return "jax32"
+    return "numpy"
+
+
+def _sum_result(dt, dtype, out, s, olib, what):
+    """The dtype of a sum or sum scan of dtype dt: dtype= if given, else out's
+    (as torch.sum(out=) and numpy.add.reduce(out=) take it), else the rule."""
+    if dtype is not None:
+        return _dtype_code(dtype, _base(what))
+    if out is not None:
+        return _arrays.view_nd(out, s, "%s: out" % _base(what))[3]
+    return D.sum_dtype(dt, _rule(olib))
+
+
+def _convert(x, dt, s, what):
+    """x converted to dt by its own library on stream s (torch.sum(dtype=)'s
+    cast, for the pairs the C library does not widen): one more pass."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        tdt = _arrays._torch_outlib().dtypes.get(dt)
+        if tdt is not None:
+            with torch.cuda.stream(torch.cuda.ExternalStream(s, device=x.device)):
+                return x.to(tdt)
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray) and dt != D.BF16:
+        with cupy.cuda.Device(x.device.id), cupy.cuda.ExternalStream(s):
+            return x.astype(D.NAME[dt])
+    if (type(x).__module__ or "").startswith(("jax", "jaxlib")):
+        import jax.numpy as jnp
+        return x.astype(getattr(jnp, D.NAME[dt]))
+    raise TypeError("%s: a %s sum of %s input needs the input converted first, which warpkit does for "
+                    "PyTorch, CuPy and JAX arrays only: convert x first (sums it widens itself: %s)"
+                    % (_base(what), D.NAME[dt], _arrays._describe(x), _widening_pairs()))
+
+
+def _widening_pairs():
+    return "; ".join("%s into %s" % (D.NAME[a], "/".join(D.NAME[b] for b in sorted(bs)))
+                     for a, bs in D.WIDER_SUMS.items())
+
+
+def _sum_plan(dt, rdt, reproducible=False, widens=True):
+    """_dtypes.sum_plan, with "convert" where the C call at hand does not
+    widen: a reproducible float sum (it is of the result's dtype) and the
+    segmented scans (`widens` False)."""
+    plan = D.sum_plan(dt, rdt)
+    if plan == "widen" and ((reproducible and dt in D.FLOATS) or not widens):
+        return "convert"
+    return plan
 
 
 def _count_out(count, dev, s, olib, explicit, what):
@@ -156,25 +216,40 @@ def _empty_op_check(op, dt, what):
             4, "%s: %s is for integer dtypes, not %s" % (_base(what), D.OP_NAME[op], D.NAME[dt]))
 
 
-def _reduce_axis(x, op, out, stream, what, axis, reproducible=False):
+def _reduce_axis(x, op, out, stream, what, axis, reproducible=False, dtype=None):
     """Reduce every row along the last axis (wk_segmented_reduce, or
-    wk_segmented_reduce_repro for reproducible sums)."""
+    wk_segmented_reduce_repro for reproducible sums, wk_segmented_reduce_to
+    for sums kept in a wider dtype)."""
     N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     _check_axis(axis, len(shape), what)
+    rdt, plan = dt, "plain"
+    if op == D.SUM:
+        rdt = _sum_result(dt, dtype, out, s, olib, what)
+        plan = _sum_plan(dt, rdt, reproducible)
     count, size, stride = _rows(shape, strides, what)
-    _segments_fn(N, "wk_segmented_reduce_repro" if reproducible else "wk_segmented_reduce")
+    if plan == "widen":
+        _need(N, "wk_segmented_reduce_to", what)
+    else:
+        _segments_fn(N, "wk_segmented_reduce_repro" if reproducible else "wk_segmented_reduce")
     lead = shape[:-1]
     if out is None:
-        res, optr = olib.alloc(lead, dt, dev, s if explicit else None)
+        res, optr = olib.alloc(lead, rdt, dev, s if explicit else None)
     else:
-        res, optr = _out(out, lead, count, dt, dev, s, olib, explicit, what)
+        res, optr = _out(out, lead, count, rdt, dev, s, olib, explicit, what)
     if count == 0:
         _empty_op_check(op, dt, what)
         return _finish(olib, res, s, dev)
-    N.call_segmented_reduce(dev, ptr, optr, count, size, stride, dt, op, reproducible, s, what)
+    if plan == "convert":
+        x = _convert(x, rdt, s, what)
+        ptr, shape, strides, dt, _, _, _, _, keep = _arrays.view_nd(x, s, what)
+        count, size, stride = _rows(shape, strides, what)
+        plan = D.sum_plan(rdt, rdt)
+    if plan == "widen":
+        N.call_segmented_reduce_to(dev, ptr, optr, count, size, stride, dt, rdt, s, what)
+    else:
+        N.call_segmented_reduce(dev, ptr, optr, count, size, stride, dt, D.OR if plan == "or" else op,
+                                reproducible and plan == "plain", s, what)
     return _finish(olib, res, s, dev)
 
 
@@ -182,8 +257,6 @@ def _arg_axis(x, op, return_value, stream, what, axis):
     """argmin / argmax of every row along the last axis."""
     N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     _check_axis(axis, len(shape), what)
     if shape[-1] == 0:
         raise ValueError("%s: %s of rows of length 0 (shape %s): an empty row has no extreme"
@@ -201,20 +274,28 @@ def _arg_axis(x, op, return_value, stream, what, axis):
     return _finish(olib, buf[..., 1], s, dev)
 
 
-def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
+def _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype=None):
     """Scan every row along the last axis (wk_segmented_*_scan): the output
-    has x's shape, and x's layout."""
+    has x's shape, and x's layout. A sum into another dtype converts x first
+    (there is no segmented scan into a wider dtype): its output is then
+    C-contiguous, as the converted array is."""
     N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     _check_axis(axis, len(shape), what)
-    init = _scan_init(op, exclusive, initial, dt, what)
+    rdt, plan = dt, "plain"
+    if op == D.SUM:
+        rdt = _sum_result(dt, dtype, out, s, olib, what)
+        plan = _sum_plan(dt, rdt, widens=False)
+    init = _scan_init(op, exclusive, initial, rdt, what)
+    if op == D.SUM and rdt == D.BOOL:
+        op = D.OR  # bools add as a logical or, in PyTorch and NumPy
     count, size, stride = _rows(shape, strides, what)
+    if plan == "convert":
+        stride = size  # the layout of the converted x, made once out= is checked
     _segments_fn(N, "wk_segmented_exclusive_scan" if exclusive else "wk_segmented_inclusive_scan")
     n = count * size
     if stride == size:
-        res, optr = _out(out, shape, n, dt, dev, s, olib, explicit, what)
+        res, optr = _out(out, shape, n, rdt, dev, s, olib, explicit, what)
     else:
         # The C call writes each output where its input is: rows apart in,
         # rows apart out, as in place (out=x) or into an array laid out as x.
@@ -225,8 +306,8 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
                 "(x.contiguous())" % (_base(what), tuple(shape), tuple(strides)))
         label = "%s: out" % _base(what)
         optr, oshape, ostrides, odt, odev, _, _, _, okeep = _arrays.view_nd(out, s, label)
-        if odt != dt:
-            raise TypeError("%s has dtype %s; %s is needed" % (label, D.NAME[odt], D.NAME[dt]))
+        if odt != rdt:
+            raise TypeError("%s has dtype %s; %s is needed" % (label, D.NAME[odt], D.NAME[rdt]))
         if odev != dev:
             raise ValueError("%s is on device %d, the input on device %d" % (label, odev, dev))
         if oshape != shape or _rows(oshape, ostrides, label) != (count, size, stride):
@@ -236,6 +317,12 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
     if n == 0:
         _empty_op_check(op, dt, what)
         return _finish(olib, res, s, dev)
+    if plan == "convert":
+        x = _convert(x, rdt, s, what)
+        ptr, cshape, cstrides, dt, _, _, _, _, keep = _arrays.view_nd(x, s, what)
+        if _rows(cshape, cstrides, what) != (count, size, stride):
+            raise ValueError("%s: the converted input is not C-contiguous (shape %s, strides %s): pass a "
+                             "contiguous x" % (_base(what), tuple(cshape), cstrides))
     N.call_segmented_scan(dev, ptr, optr, count, size, stride, dt, op, exclusive, init or 0, s, what)
     return _finish(olib, res, s, dev)
 
@@ -244,22 +331,48 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis):
 _REDUCE_OPS = {"sum": D.SUM, "min": D.MIN, "max": D.MAX, "and": D.AND, "or": D.OR, "xor": D.XOR}
 
 
+def _sum(x, dtype, out, stream, what, reproducible=False, axis=None):
+    if axis is not None:
+        return _reduce_axis(x, D.SUM, out, stream, what, axis, reproducible, dtype)
+    N = _load()
+    ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
+    rdt = _sum_result(dt, dtype, out, s, olib, what)
+    plan = _sum_plan(dt, rdt, reproducible)
+    if plan == "widen":
+        _need(N, "wk_reduce_to", what)
+    N.context(dev)
+    if out is None:
+        res, optr = olib.alloc((), rdt, dev, s if explicit else None)
+    else:
+        res, optr = _out(out, (), 1, rdt, dev, s, olib, explicit, what)
+    if plan == "convert":
+        x = _convert(x, rdt, s, what)
+        ptr, n, dt, _, _, _, _, keep = _view(x, s, what)
+        plan = D.sum_plan(rdt, rdt)
+    if plan == "widen":
+        N.call_reduce_to(dev, ptr, optr, n, dt, rdt, s, what)
+    elif plan == "or":
+        N.call_reduce(dev, ptr, optr, n, dt, D.OR, s, what)
+    elif reproducible:
+        N.call_reduce_repro(dev, ptr, optr, n, dt, s, what)
+    else:
+        N.call_reduce(dev, ptr, optr, n, dt, D.SUM, s, what)
+    return _finish(olib, res, s, dev)
+
+
 def _reduce(x, op, out, stream, what, reproducible=False, axis=None):
+    if op == D.SUM:
+        return _sum(x, None, out, stream, what, reproducible, axis)
     if axis is not None:
         return _reduce_axis(x, op, out, stream, what, axis, reproducible)
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     N.context(dev)
     if out is None:
         res, optr = olib.alloc((), dt, dev, s if explicit else None)
     else:
         res, optr = _out(out, (), 1, dt, dev, s, olib, explicit, what)
-    if reproducible:
-        N.call_reduce_repro(dev, ptr, optr, n, dt, s, what)
-    else:
-        N.call_reduce(dev, ptr, optr, n, dt, op, s, what)
+    N.call_reduce(dev, ptr, optr, n, dt, op, s, what)
     return _finish(olib, res, s, dev)
 
 
@@ -271,9 +384,34 @@ def reduce(x, op, *, axis=None, out=None, stream=None):
     return _reduce(x, code, out, stream, "warpkit.reduce: x", axis=axis)
 
 
-def sum(x, *, axis=None, out=None, stream=None, reproducible=False):  # noqa: A001 (numpy's name)
+def sum(x, *, axis=None, dtype=None, out=None, stream=None, reproducible=False):  # noqa: A001 (numpy's name)
     """The Python route of warpkit.sum (its docstring: help(warpkit.sum))."""
-    return _reduce(x, 0, out, stream, "warpkit.sum: x", reproducible, axis)
+    return _sum(x, dtype, out, stream, "warpkit.sum: x", reproducible, axis)
+
+
+def count_nonzero(x, *, axis=None, stream=None):
+    """The Python route of warpkit.count_nonzero (its docstring: help(warpkit.count_nonzero))."""
+    what = "warpkit.count_nonzero: x"
+    mask = x if _arrays.view_nd(x, stream, what)[3] == D.BOOL else _nonzero_mask(x, stream, what)
+    return _sum(mask, "int64", None, stream, what, False, axis)
+
+
+def _nonzero_mask(x, stream, what):
+    """x != 0 made by x's own library, on the call's stream."""
+    dt, s = _arrays.view_nd(x, stream, what)[3:6:2]
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        with torch.cuda.stream(torch.cuda.ExternalStream(s, device=x.device)):
+            return x != 0
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(x, cupy.ndarray):
+        with cupy.cuda.Device(x.device.id), cupy.cuda.ExternalStream(s):
+            return x != 0
+    if (type(x).__module__ or "").startswith(("jax", "jaxlib")):
+        return x != 0
+    raise TypeError("%s: count_nonzero of a %s %s array compares it with 0 first, which warpkit does for "
+                    "PyTorch, CuPy and JAX arrays only (a bool array is counted as it is)"
+                    % (_base(what), D.NAME[dt], _arrays._describe(x)))
 
 
 def min(x, *, axis=None, out=None, stream=None):  # noqa: A001
@@ -306,8 +444,6 @@ def _arg(x, op, return_value, stream, what, axis=None):
         return _arg_axis(x, op, return_value, stream, what, axis)
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     N.context(dev)
     if not return_value and not N.missing("wk_reduce_index"):
         res, iptr = olib.alloc((), D.I64, dev, s if explicit else None)
@@ -344,17 +480,30 @@ def _scan_init(op, exclusive, initial, dt, what):
     return None
 
 
-def _scan(x, op, exclusive, initial, out, stream, what, axis=None):
+def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None):
+    """A scan of the flattened x; a sum's output dtype as _sum's (the
+    initial value in that dtype), kept by wk_*_scan_to where it widens."""
     if axis is not None:
-        return _scan_axis(x, op, exclusive, initial, out, stream, what, axis)
+        return _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype)
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
+    rdt, plan = dt, "plain"
+    if op == D.SUM:
+        rdt = _sum_result(dt, dtype, out, s, olib, what)
+        plan = _sum_plan(dt, rdt)
+    if plan == "widen":
+        _need(N, "wk_exclusive_scan_to" if exclusive else "wk_inclusive_scan_to", what)
     N.context(dev)
-    init = _scan_init(op, exclusive, initial, dt, what)
-    res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
-    N.call_scan(dev, ptr, optr, n, dt, op, exclusive, init or 0, s, what)
+    init = _scan_init(op, exclusive, initial, rdt, what)
+    res, optr = _out(out, (n,), n, rdt, dev, s, olib, explicit, what)
+    if plan == "convert":
+        x = _convert(x, rdt, s, what)
+        ptr, n, dt, _, _, _, _, keep = _view(x, s, what)
+        plan = D.sum_plan(rdt, rdt)
+    if plan == "widen":
+        N.call_scan_to(dev, ptr, optr, n, dt, rdt, exclusive, init or 0, s, what)
+    else:
+        N.call_scan(dev, ptr, optr, n, dt, D.OR if plan == "or" else op, exclusive, init or 0, s, what)
     return _finish(olib, res, s, dev)
 
 
@@ -366,9 +515,9 @@ def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, str
     return _scan(x, code, exclusive, initial, out, stream, "warpkit.scan: x", axis)
 
 
-def cumsum(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
+def cumsum(x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None):
     """The Python route of warpkit.cumsum (its docstring: help(warpkit.cumsum))."""
-    return _scan(x, 0, exclusive, initial, out, stream, "warpkit.cumsum: x", axis)
+    return _scan(x, 0, exclusive, initial, out, stream, "warpkit.cumsum: x", axis, dtype)
 
 
 def cummin(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
@@ -400,8 +549,6 @@ def _predicate(compare, value, hi, dt, what):
 def _select(kind, x, compare, value, hi, out, count, stream, what, out_dt=None):
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     pred = _predicate(compare, value, hi, dt, what)
     N.context(dev)
     odt = dt if out_dt is None else out_dt
@@ -441,8 +588,6 @@ def unique_consecutive(x, *, out=None, count=None, stream=None):
     what = "warpkit.unique_consecutive: x"
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
-    if dt >= 100:
-        _no_mask(dt, what)
     N.context(dev)
     res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
@@ -455,8 +600,6 @@ def compress(mask, x, *, out=None, count=None, stream=None):
     what = "warpkit.compress"
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, "warpkit.compress: x")
-    if dt >= 100:
-        _no_mask(dt, "warpkit.compress: x")
     mptr, mn, mdt, mdev, _, _, _, mkeep = _view(mask, s, "warpkit.compress: mask")
     if mdt not in _MASKS:
         raise TypeError("%s: mask has dtype %s; bool or uint8 is needed" % (what, D.NAME[mdt]))
@@ -481,15 +624,33 @@ def trim(out, count, *, stream=None):
 
 
 # ----------------------------------------------------------------- misc
-def _dtype_code(dtype):
-    name = dtype if isinstance(dtype, str) else getattr(dtype, "name", None) or str(dtype)
+_DTYPE_ALIASES = {
+    "f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "half": "float16",
+    "float": "float32", "double": "float64", "i32": "int32", "u32": "uint32", "i64": "int64", "u64": "uint64",
+    "long": "int64", "int": "int32", "short": "int16", "u8": "uint8", "i8": "int8", "i16": "int16",
+    "u16": "uint16", "bool_": "bool",
+}
+
+
+def _dtype_code(dtype, what="warpkit"):
+    """The code of a dtype given as a name ("int64"), a PyTorch dtype, a
+    NumPy / CuPy dtype or scalar type (numpy.int64, JAX's too)."""
+    if isinstance(dtype, str):
+        name = dtype
+    elif isinstance(dtype, type):  # numpy.int64, jax.numpy.float32, ml_dtypes.bfloat16
+        np = sys.modules.get("numpy")
+        try:
+            name = np.dtype(dtype).name if np is not None else dtype.__name__
+        except TypeError:
+            name = dtype.__name__
+    else:
+        name = getattr(dtype, "name", None) or str(dtype)  # numpy dtypes; torch.int64 prints "torch.int64"
+    if not isinstance(name, str):
+        name = str(name)
     name = name.rsplit(".", 1)[-1]
-    name = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "half": "float16",
-            "float": "float32", "double": "float64", "i32": "int32", "u32": "uint32", "i64": "int64",
-            "u64": "uint64"}.get(name, name)
-    entry = D.DTYPES.get(name)
+    entry = D.DTYPES.get(_DTYPE_ALIASES.get(name, name))
     if entry is None:
-        raise TypeError("warpkit: dtype %r is not one of %s" % (dtype, D.SUPPORTED))
+        raise TypeError("%s: dtype %r is not one of %s" % (what, dtype, D.SUPPORTED))
     return entry[0]
 
 
@@ -502,7 +663,7 @@ def reserve(n, dtype, *, device=None):
         # A torch.device("cuda") or a cupy Device; no index means the current one.
         index = None if device is None else getattr(device, "index", getattr(device, "id", None))
         device = _arrays.pointer_device(0, "reserve") if index is None else int(index)
-    N.call_scan_reserve(device, int(n), _dtype_code(dtype), "reserve")
+    N.call_scan_reserve(device, int(n), _dtype_code(dtype, "warpkit.reserve"), "reserve")
 
 
 def library_path():

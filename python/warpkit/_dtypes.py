@@ -4,7 +4,8 @@ encoding of Python scalars into a ``wk_value`` (passed as its 64 raw bits)."""
 import math
 import struct
 
-# wk_dtype: name -> (code, itemsize, kind); kind "i" signed, "u" unsigned, "f" float.
+# wk_dtype: name -> (code, itemsize, kind); kind "i" signed, "u" unsigned,
+# "f" float, "b" bool.
 DTYPES = {
     "int32": (0, 4, "i"),
     "uint32": (1, 4, "u"),
@@ -14,34 +15,77 @@ DTYPES = {
     "float64": (5, 8, "f"),
     "float16": (6, 2, "f"),
     "bfloat16": (7, 2, "f"),
+    "bool": (8, 1, "b"),
+    "uint8": (9, 1, "u"),
+    "int8": (10, 1, "i"),
+    "int16": (11, 2, "i"),
+    "uint16": (12, 2, "u"),
 }
-I32, U32, I64, U64, F32, F64, F16, BF16 = range(8)
-# Not wk_dtypes: the byte masks that compress() takes.  Never passed to C.
-BOOL = 100
-UINT8 = 101
+I32, U32, I64, U64, F32, F64, F16, BF16, BOOL, UINT8, INT8, INT16, UINT16 = range(13)
 
 NAME = {code: name for name, (code, _, _) in DTYPES.items()}
-NAME[BOOL] = "bool"
-NAME[UINT8] = "uint8"
 ITEMSIZE = {code: size for _, (code, size, _) in DTYPES.items()}
-ITEMSIZE[BOOL] = 1
-ITEMSIZE[UINT8] = 1
 KIND = {code: kind for _, (code, _, kind) in DTYPES.items()}
 FLOATS = frozenset((F32, F64, F16, BF16))
-INTEGERS = frozenset((I32, U32, I64, U64))
-SUPPORTED = "int32, uint32, int64, uint64, float32, float64, float16, bfloat16"
+INTEGERS = frozenset(code for code, kind in KIND.items() if kind in "iu")
+SUPPORTED = ", ".join(DTYPES)
+# The narrow dtypes came with the C library's 0.3.0.
+NARROW = frozenset((BOOL, UINT8, INT8, INT16, UINT16))
+
+# The sums the C library keeps in a wider dtype than its input's
+# (wk_sum_widens): input -> the result dtypes wk_reduce_to takes.
+_WIDER_INTS = frozenset((I32, U32, I64, U64))
+WIDER_SUMS = {
+    BOOL: _WIDER_INTS, UINT8: _WIDER_INTS, INT8: _WIDER_INTS, INT16: _WIDER_INTS, UINT16: _WIDER_INTS,
+    I32: frozenset((I64, U64)), U32: frozenset((I64, U64)),
+    F16: frozenset((F32,)), BF16: frozenset((F32,)), F32: frozenset((F64,)),
+}
+
+
+def sum_dtype(dtype, rule):
+    """The dtype of a sum (and sum scan) of `dtype` without dtype= or out=:
+    rule "torch" (torch.sum: bool and every integer into int64), "numpy"
+    (numpy.sum: bool and signed integers into int64, unsigned into uint64)
+    or "jax32" (jnp.sum with 64-bit types off: int32 / uint32 instead).
+    Floats keep their dtype."""
+    kind = KIND[dtype]
+    if kind == "f":
+        return dtype
+    if rule == "torch":
+        return I64
+    unsigned = kind == "u"
+    if rule == "jax32":
+        return U32 if unsigned else I32
+    return U64 if unsigned else I64
+
+
+def sum_plan(dtype, result):
+    """How a sum of `dtype` written as `result` is computed: "plain" (in the
+    input's dtype: the same dtype, or integers of one width, whose sums have
+    the same bits), "or" (bool into bool: a logical or, as PyTorch and NumPy
+    add bools), "widen" (wk_reduce_to and the _to scans) or "convert" (the
+    input converted to `result` by its own library first: one more pass)."""
+    if dtype == result:
+        return "or" if dtype == BOOL else "plain"
+    if result in WIDER_SUMS.get(dtype, ()):
+        return "widen"
+    if KIND[dtype] in "iu" and KIND[result] in "iu" and ITEMSIZE[dtype] == ITEMSIZE[result]:
+        return "plain"
+    return "convert"
+
 
 # __cuda_array_interface__ typestr -> dtype code (bfloat16 has no typestr).
 TYPESTR = {
     "<i4": I32, "<u4": U32, "<i8": I64, "<u8": U64,
     "<f4": F32, "<f8": F64, "<f2": F16,
-    "|b1": BOOL, "|u1": UINT8, "<b1": BOOL, "<u1": UINT8,
+    "|b1": BOOL, "|u1": UINT8, "<b1": BOOL, "<u1": UINT8, "|i1": INT8, "<i1": INT8,
+    "<i2": INT16, "<u2": UINT16,
 }
 # DLPack (type code, bits, lanes) -> dtype code.
 DLPACK = {
     (0, 32, 1): I32, (1, 32, 1): U32, (0, 64, 1): I64, (1, 64, 1): U64,
     (2, 32, 1): F32, (2, 64, 1): F64, (2, 16, 1): F16, (4, 16, 1): BF16,
-    (6, 8, 1): BOOL, (1, 8, 1): UINT8,
+    (6, 8, 1): BOOL, (1, 8, 1): UINT8, (0, 8, 1): INT8, (0, 16, 1): INT16, (1, 16, 1): UINT16,
 }
 
 # wk_op
@@ -86,6 +130,11 @@ _FLOAT_FORMAT = {
     F32: (24, -126, float.fromhex("0x1.fffffep127")),
 }
 _INT_RANGE = {
+    BOOL: (0, 1),
+    UINT8: (0, (1 << 8) - 1),
+    INT8: (-(1 << 7), (1 << 7) - 1),
+    INT16: (-(1 << 15), (1 << 15) - 1),
+    UINT16: (0, (1 << 16) - 1),
     I32: (-(1 << 31), (1 << 31) - 1),
     U32: (0, (1 << 32) - 1),
     I64: (-(1 << 63), (1 << 63) - 1),

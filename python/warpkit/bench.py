@@ -1,7 +1,7 @@
 """Benchmark: warpkit beside PyTorch and CuPy on the same inputs.
 
     python -m warpkit.bench [--json FILE] [--min-n 2^10] [--max-n 2^30] [--repeats 9]
-                            [--inputs torch,cupy] [--ops sum,sum_out,cumsum,argmax,compact,compact_nosync]
+                            [--inputs torch,cupy] [--ops sum,sum_out,cumsum,argmax,compact,compact_nosync,sum_mask]
                             [--tests-json FILE] [--rotate-mib 512] [--no-host] [--no-cuda-compute]
                             [--release-gil on|off]
 
@@ -12,6 +12,7 @@ Ops (float32, uniform [0, 1) data):
   argmax          warpkit.argmax(x)         | x.argmax()
   compact         trim(*select(x, ">", 0.5))| x[x > 0.5]   (both sync once per call)
   compact_nosync  warpkit.select(x, ">", 0.5) (no sync; warpkit only)
+  sum_mask        warpkit.sum(m)            | m.sum()       (m a bool mask, half True; both int64)
 
 cuda.compute (CCCL's own Python, the cuda-cccl package) is timed where it
 imports, PyTorch inputs: the reduce and scan objects made once per size
@@ -50,7 +51,8 @@ import time
 
 import warpkit
 
-OPS = ["sum", "sum_out", "cumsum", "argmax", "compact", "compact_nosync"]
+OPS = ["sum", "sum_out", "cumsum", "argmax", "compact", "compact_nosync", "sum_mask"]
+MASK_OPS = {"sum_mask"}  # ops on a bool mask instead of float32 data
 
 
 def parse_size(text):
@@ -86,6 +88,11 @@ class TorchSide:
     def alloc_uniform(self, count):
         return self.torch.rand(count, device="cuda", dtype=self.torch.float32)
 
+    def alloc_mask(self, count):
+        # Random bytes 0 or 1 seen as bool: no float temporary.
+        bits = self.torch.empty(count, device="cuda", dtype=self.torch.uint8).random_(0, 2)
+        return bits.view(self.torch.bool)
+
     def views(self, big, n, k):
         return [big[i * n:(i + 1) * n] for i in range(k)]
 
@@ -109,7 +116,7 @@ class TorchSide:
     def ops(self):
         torch = self.torch
         return {"sum": lambda x: x.sum(), "sum_out": lambda x: x.sum(), "cumsum": lambda x: torch.cumsum(x, 0),
-                "argmax": lambda x: torch.argmax(x), "compact": lambda x: x[x > 0.5]}
+                "argmax": lambda x: torch.argmax(x), "compact": lambda x: x[x > 0.5], "sum_mask": lambda m: m.sum()}
 
     def scalar(self):
         return self.torch.empty((), device="cuda", dtype=self.torch.float32)
@@ -129,6 +136,9 @@ class CupySide:
 
     def alloc_uniform(self, count):
         return self.cupy.random.random(count, dtype=self.cupy.float32)
+
+    def alloc_mask(self, count):
+        return self.cupy.random.randint(0, 2, count, dtype=self.cupy.uint8).view(self.cupy.bool_)
 
     def views(self, big, n, k):
         return [big[i * n:(i + 1) * n] for i in range(k)]
@@ -153,7 +163,7 @@ class CupySide:
     def ops(self):
         cupy = self.cupy
         return {"sum": lambda x: x.sum(), "sum_out": lambda x: x.sum(), "cumsum": lambda x: cupy.cumsum(x),
-                "argmax": lambda x: x.argmax(), "compact": lambda x: x[x > 0.5]}
+                "argmax": lambda x: x.argmax(), "compact": lambda x: x[x > 0.5], "sum_mask": lambda m: m.sum()}
 
     def scalar(self):
         return self.cupy.empty((), dtype=self.cupy.float32)
@@ -211,6 +221,7 @@ WARPKIT_OPS = {
     "argmax": lambda x: warpkit.argmax(x),
     "compact": lambda x: warpkit.trim(*warpkit.select(x, ">", 0.5)),
     "compact_nosync": lambda x: warpkit.select(x, ">", 0.5),
+    "sum_mask": lambda m: warpkit.sum(m),
 }
 
 
@@ -341,46 +352,52 @@ def main(argv=None):
                 print("%-15s %-12s %6.2f us per call issued (10000 calls, n = 2^10)" % (row, name, us), flush=True)
         del x
         side.free()
+    # (input dtype, its bytes an element, the allocator's name, the ops on it)
+    kinds = [("f32", 4, "alloc_uniform", [o for o in ops if o not in MASK_OPS]),
+             ("bool", 1, "alloc_mask", [o for o in ops if o in MASK_OPS])]
     for side in sides:
         lib_ops = side.ops()
         _OUT[0] = side.scalar()
         for n in sizes(args.min_n, args.max_n):
-            nbytes = 4 * n
-            k = max(2, min(32768, -(-(args.rotate_mib << 20) // nbytes)))
-            try:
-                big = side.alloc_uniform(k * n)
-            except Exception:  # out of memory: fewer buffers
-                side.free()
-                k = 1
-                big = side.alloc_uniform(n)
-            bufs = side.views(big, n, k)
-            regime = "cold" if k * nbytes >= 2 * side.l2 else "warm"
-            peer = {}
-            if compute is not None and side.name == "torch":
+            for dtype, size, alloc, kind_ops in kinds:
+                if not kind_ops:
+                    continue
+                nbytes = size * n
+                k = max(2, min(32768, -(-(args.rotate_mib << 20) // nbytes)))
                 try:
-                    peer = compute.ops(bufs[0], n)
-                except Exception as e:
-                    print("cuda.compute failed at n = %d: %s: %s" % (n, type(e).__name__, e), file=sys.stderr)
-            for op in ops:
-                t_wk = time_op(side, WARPKIT_OPS[op], bufs, args.repeats)
-                rows.append({"op": op, "lib": "warpkit", "input": side.name, "dtype": "f32", "n": n,
-                             "us": round(t_wk, 3), "regime": regime, "buffers": k})
-                t_lib = None
-                if op in lib_ops:
-                    t_lib = time_op(side, lib_ops[op], bufs, args.repeats)
-                    rows.append({"op": op, "lib": side.name, "input": side.name, "dtype": "f32", "n": n,
-                                 "us": round(t_lib, 3), "regime": regime, "buffers": k})
-                print("%-15s %-6s %12d %8s %11.2f %11s %8s" % (
-                    op, side.name, n, regime, t_wk, "%.2f" % t_lib if t_lib else "-",
-                    "%.2fx" % (t_lib / t_wk) if t_lib else "-"), flush=True)
-                if op in peer:
-                    t_cc = time_op(side, peer[op], bufs, args.repeats)
-                    rows.append({"op": op, "lib": "cuda.compute", "input": side.name, "dtype": "f32", "n": n,
-                                 "us": round(t_cc, 3), "regime": regime, "buffers": k})
-                    print("%-15s %-6s %12d %8s %11s %11.2f %8s  (cuda.compute)" % (
-                        op, side.name, n, regime, "", t_cc, "%.2fx" % (t_cc / t_wk)), flush=True)
-            del bufs, big, peer
-            side.free()
+                    big = getattr(side, alloc)(k * n)
+                except Exception:  # out of memory: fewer buffers
+                    side.free()
+                    k = 1
+                    big = getattr(side, alloc)(n)
+                bufs = side.views(big, n, k)
+                regime = "cold" if k * nbytes >= 2 * side.l2 else "warm"
+                peer = {}
+                if compute is not None and side.name == "torch" and dtype == "f32":
+                    try:
+                        peer = compute.ops(bufs[0], n)
+                    except Exception as e:
+                        print("cuda.compute failed at n = %d: %s: %s" % (n, type(e).__name__, e), file=sys.stderr)
+                for op in kind_ops:
+                    t_wk = time_op(side, WARPKIT_OPS[op], bufs, args.repeats)
+                    rows.append({"op": op, "lib": "warpkit", "input": side.name, "dtype": dtype, "n": n,
+                                 "us": round(t_wk, 3), "regime": regime, "buffers": k})
+                    t_lib = None
+                    if op in lib_ops:
+                        t_lib = time_op(side, lib_ops[op], bufs, args.repeats)
+                        rows.append({"op": op, "lib": side.name, "input": side.name, "dtype": dtype, "n": n,
+                                     "us": round(t_lib, 3), "regime": regime, "buffers": k})
+                    print("%-15s %-6s %12d %8s %11.2f %11s %8s" % (
+                        op, side.name, n, regime, t_wk, "%.2f" % t_lib if t_lib else "-",
+                        "%.2fx" % (t_lib / t_wk) if t_lib else "-"), flush=True)
+                    if op in peer:
+                        t_cc = time_op(side, peer[op], bufs, args.repeats)
+                        rows.append({"op": op, "lib": "cuda.compute", "input": side.name, "dtype": "f32", "n": n,
+                                     "us": round(t_cc, 3), "regime": regime, "buffers": k})
+                        print("%-15s %-6s %12d %8s %11s %11.2f %8s  (cuda.compute)" % (
+                            op, side.name, n, regime, "", t_cc, "%.2fx" % (t_cc / t_wk)), flush=True)
+                del bufs, big, peer
+                side.free()
 
     tests = {"passed": None, "failed": None, "skipped": None}
     if args.tests_json:

@@ -51,12 +51,33 @@ def max(x: Tensor, axis: Optional[int] = None) -> Tensor:  # noqa: A001
     return _wk.max(x, axis=axis)
 
 
-def _reduction_fake(x, axis=None, reproducible=False):
+def _sum_dtype(x):
+    # torch.sum's rule, which warpkit.sum follows: bool and integers into int64.
+    return x.dtype if x.dtype.is_floating_point else _I64
+
+
+def _reduction_fake(x, axis=None):
     return x.new_empty(_rows(x, axis))
 
 
-for _op in (sum, min, max):
+@sum.register_fake
+def _(x, axis=None, reproducible=False):
+    return x.new_empty(_rows(x, axis), dtype=_sum_dtype(x))
+
+
+@torch.library.custom_op("warpkit::count_nonzero", mutates_args=())
+def count_nonzero(x: Tensor, axis: Optional[int] = None) -> Tensor:
+    """warpkit.count_nonzero as an operator (int64)."""
+    return _wk.count_nonzero(x, axis=axis)
+
+
+for _op in (min, max):
     _op.register_fake(_reduction_fake)
+
+
+@count_nonzero.register_fake
+def _(x, axis=None):
+    return x.new_empty(_rows(x, axis), dtype=_I64)
 
 
 @torch.library.custom_op("warpkit::argmax", mutates_args=())
@@ -111,7 +132,12 @@ def _scan_fake(x, axis=None, exclusive=False):
     return x.new_empty(x.numel() if axis is None else x.shape)
 
 
-for _op in (cumsum, cummin, cummax):
+@cumsum.register_fake
+def _(x, axis=None, exclusive=False):
+    return x.new_empty(x.numel() if axis is None else x.shape, dtype=_sum_dtype(x))
+
+
+for _op in (cummin, cummax):
     _op.register_fake(_scan_fake)
 
 
@@ -150,5 +176,5 @@ def _(x, op="!=", value=0):
     return x.new_empty(x.numel(), dtype=_I64), x.new_empty((), dtype=_I64)
 
 
-__all__ = ["sum", "min", "max", "argmin", "argmax", "cumsum", "cummin", "cummax", "select", "compress",
-           "nonzero"]
+__all__ = ["sum", "min", "max", "argmin", "argmax", "count_nonzero", "cumsum", "cummin", "cummax", "select",
+           "compress", "nonzero"]

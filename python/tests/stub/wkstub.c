@@ -6,11 +6,11 @@
  * build here. Every wk_* call records its arguments in `stub_last`, counts
  * itself in `stub_calls` and returns `stub_status` (setting the error message
  * to `stub_message` when nonzero). It never touches the memory it is given,
- * except the segmented calls while `stub_compute` is set: they then compute
- * on host memory, one element at a time, so that the tests can compare what
- * the Python side asked for with NumPy. The few CUDA runtime functions the
- * Python package calls itself are here too; they log what they were asked
- * to do in `stub_log`.
+ * except the segmented calls (wk_segmented_reduce_to included) while
+ * `stub_compute` is set: they then compute on host memory, one element at a
+ * time, so that the tests can compare what the Python side asked for with
+ * NumPy. The few CUDA runtime functions the Python package calls itself are
+ * here too; they log what they were asked to do in `stub_log`.
  */
 #include <math.h>
 #include <stddef.h>
@@ -42,6 +42,10 @@ typedef struct stub_call {
     uint64_t seg_stride;
     const void *seg_begin;
     const void *seg_end;
+    /* the result dtype of the _to calls (-1 for the others), and the
+       d_prefix of the _to scans */
+    int out_dtype;
+    const void *prefix;
 } stub_call;
 
 stub_call stub_last;
@@ -78,7 +82,7 @@ static wk_status finish(const char *fn)
 static void record(const void *ctx, const void *in, void *out, size_t n, int dtype, int op, cudaStream_t s)
 {
     stub_last = (stub_call){.ctx = ctx, .in = in, .out = out, .n = n, .dtype = dtype, .op = op, .compare = -1,
-                            .device = -1, .stream = (void *)s};
+                            .device = -1, .stream = (void *)s, .out_dtype = -1};
 }
 
 /* The whole of a call that only records its arguments. */
@@ -123,8 +127,25 @@ const char *wk_last_error_message(void) { return last_message; }
 
 size_t wk_dtype_size(wk_dtype dtype)
 {
-    static const size_t sizes[] = {4, 4, 8, 8, 4, 8, 2, 2};
-    return (unsigned)dtype < 8 ? sizes[dtype] : 0;
+    static const size_t sizes[WK_DTYPE_COUNT] = {4, 4, 8, 8, 4, 8, 2, 2, 1, 1, 1, 2, 2};
+    return (unsigned)dtype < WK_DTYPE_COUNT ? sizes[dtype] : 0;
+}
+
+static int is_narrow(int dt) { return dt >= WK_BOOL && dt <= WK_U16; }
+
+int wk_sum_widens(int in, int out)
+{
+    if ((unsigned)in >= WK_DTYPE_COUNT || (unsigned)out >= WK_DTYPE_COUNT)
+        return 0;
+    if (in == out)
+        return in != WK_BOOL;
+    if (is_narrow(in))
+        return out == WK_I32 || out == WK_U32 || out == WK_I64 || out == WK_U64;
+    if (in == WK_I32 || in == WK_U32)
+        return out == WK_I64 || out == WK_U64;
+    if (in == WK_F16 || in == WK_BF16)
+        return out == WK_F32;
+    return in == WK_F32 && out == WK_F64;
 }
 
 wk_status wk_create(wk_context **ctx, int device)
@@ -181,6 +202,36 @@ wk_status wk_copy_to_host(wk_context *ctx, const void *d_src, void *h_dst, size_
         }
     }
     return finish("wk_copy_to_host");
+}
+#endif
+
+#ifndef WK_STUB_WITHOUT_OPTIONAL
+/* The widening sums (0.3.0): recorded with op WK_SUM and out_dtype. */
+wk_status wk_reduce_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                       wk_dtype out_dtype, cudaStream_t stream)
+{
+    record(ctx, d_in, d_out, n, dtype, WK_SUM, stream);
+    stub_last.out_dtype = out_dtype;
+    return finish("wk_reduce_to");
+}
+
+wk_status wk_inclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_dtype out_dtype, const void *d_prefix, cudaStream_t stream)
+{
+    record(ctx, d_in, d_out, n, dtype, WK_SUM, stream);
+    stub_last.out_dtype = out_dtype;
+    stub_last.prefix = d_prefix;
+    return finish("wk_inclusive_scan_to");
+}
+
+wk_status wk_exclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                               wk_dtype out_dtype, wk_value init, const void *d_prefix, cudaStream_t stream)
+{
+    record(ctx, d_in, d_out, n, dtype, WK_SUM, stream);
+    stub_last.out_dtype = out_dtype;
+    stub_last.init = bits(init);
+    stub_last.prefix = d_prefix;
+    return finish("wk_exclusive_scan_to");
 }
 #endif
 
@@ -319,7 +370,8 @@ static uint16_t float_to_bf16(float f)
     return (uint16_t)(u >> 16);
 }
 
-static int is_float(wk_dtype dt) { return dt >= WK_F32; }
+static int is_float(wk_dtype dt) { return dt >= WK_F32 && dt <= WK_BF16; }
+static int is_signed(wk_dtype dt) { return dt == WK_I32 || dt == WK_I64 || dt == WK_I8 || dt == WK_I16; }
 
 static double load_f(const void *base, size_t i, wk_dtype dt)
 {
@@ -335,9 +387,15 @@ static double load_f(const void *base, size_t i, wk_dtype dt)
 static uint64_t load_i(const void *base, size_t i, wk_dtype dt)
 {
     const char *p = (const char *)base;
-    if (dt == WK_I32) { int32_t v; memcpy(&v, p + 4 * i, 4); return (uint64_t)(int64_t)v; }
-    if (dt == WK_U32) { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
-    { uint64_t v; memcpy(&v, p + 8 * i, 8); return v; }
+    switch (dt) {
+    case WK_I32: { int32_t v; memcpy(&v, p + 4 * i, 4); return (uint64_t)(int64_t)v; }
+    case WK_U32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case WK_I8: { int8_t v; memcpy(&v, p + i, 1); return (uint64_t)(int64_t)v; }
+    case WK_I16: { int16_t v; memcpy(&v, p + 2 * i, 2); return (uint64_t)(int64_t)v; }
+    case WK_U16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case WK_BOOL: case WK_U8: { uint8_t v; memcpy(&v, p + i, 1); return v; }
+    default: { uint64_t v; memcpy(&v, p + 8 * i, 8); return v; }
+    }
 }
 
 /* The raw bits of a value of the dtype (floats rounded to it). */
@@ -356,7 +414,7 @@ static void store_bits(void *base, size_t i, uint64_t u, wk_dtype dt)
 
 static int less_i(uint64_t a, uint64_t b, wk_dtype dt)
 {
-    return (dt == WK_I32 || dt == WK_I64) ? (int64_t)a < (int64_t)b : a < b;
+    return is_signed(dt) ? (int64_t)a < (int64_t)b : a < b;
 }
 
 /* Float accumulation: in float below f64, as the library does. */
@@ -376,16 +434,24 @@ static double fmax_ieee(double a, double b)
     return a > b ? a : b;
 }
 
-static uint64_t mask_of(wk_dtype dt) { return wk_dtype_size(dt) == 4 ? 0xffffffffull : ~0ull; }
+/* The bits of the dtype's values (a bool's one bit: its AND and MIN
+ * identity is true, 1). */
+static uint64_t mask_of(wk_dtype dt)
+{
+    size_t k = wk_dtype_size(dt);
+    if (dt == WK_BOOL)
+        return 1;
+    return k == 8 ? ~0ull : (1ull << (8 * k)) - 1;
+}
 
 static uint64_t identity_i(wk_op op, wk_dtype dt)
 {
-    int sgn = dt == WK_I32 || dt == WK_I64;
+    int sgn = is_signed(dt);
     uint64_t m = mask_of(dt);
     switch (op) {
     case WK_AND: return m;
     case WK_MIN: case WK_ARGMIN: return sgn ? m >> 1 : m;
-    case WK_MAX: case WK_ARGMAX: return sgn ? (uint64_t)(dt == WK_I32 ? (int64_t)INT32_MIN : INT64_MIN) : 0;
+    case WK_MAX: case WK_ARGMAX: return sgn ? (uint64_t)(-(int64_t)(m >> 1) - 1) : 0; /* sign-extended */
     default: return 0;
     }
 }
@@ -435,11 +501,13 @@ static wk_status check(const wk_segments *sg, wk_dtype dt, wk_op op, int scan)
 {
     if (!sg)
         return WK_ERROR_INVALID_ARGUMENT;
-    if ((unsigned)dt >= 8)
+    if ((unsigned)dt >= WK_DTYPE_COUNT)
         return WK_ERROR_INVALID_DTYPE;
     if ((unsigned)op >= 8 || (scan && op >= WK_ARGMIN))
         return scan && op < 8 ? WK_ERROR_UNSUPPORTED : WK_ERROR_INVALID_OP;
     if (is_float(dt) && (op == WK_AND || op == WK_OR || op == WK_XOR))
+        return WK_ERROR_UNSUPPORTED;
+    if (dt == WK_BOOL && op == WK_SUM) /* as the library: count with a _to call */
         return WK_ERROR_UNSUPPORTED;
     if (!sg->d_begin && sg->stride && sg->stride < sg->size)
         return WK_ERROR_INVALID_ARGUMENT;
@@ -519,9 +587,7 @@ static void seg_scan_host(const void *in, void *out, const wk_segments *sg, wk_d
                     store_bits(out, first + j, bits_f(acc, dt), dt);
             }
         } else {
-            uint64_t acc = exclusive ? init : identity_i(op, dt);
-            if (exclusive && (dt == WK_I32))
-                acc = (uint64_t)(int64_t)(int32_t)(uint32_t)init;
+            uint64_t acc = exclusive ? load_i(&init, 0, dt) : identity_i(op, dt); /* init sign-extended */
             for (size_t j = 0; j < len; j++) {
                 uint64_t x = load_i(in, first + j, dt);
                 if (exclusive)
@@ -566,6 +632,44 @@ wk_status wk_segmented_reduce_repro(wk_context *ctx, const void *d_in, void *d_o
     wk_status st;
     if (segmented("wk_segmented_reduce_repro", ctx, d_in, d_out, segments, dtype, WK_SUM, 0, stream, &st))
         seg_reduce_host(d_in, d_out, segments, dtype, WK_SUM); /* exact for the tests' values */
+    return st;
+}
+
+/* Segment sums of dt kept and written as odt, as wk_segmented_reduce_to:
+ * integers sign- or zero-extended and wrapping in odt, floats added in odt. */
+static void seg_reduce_to_host(const void *in, void *out, const wk_segments *sg, wk_dtype dt, wk_dtype odt)
+{
+    for (size_t i = 0; i < sg->count; i++) {
+        size_t first, len;
+        segment(sg, i, &first, &len);
+        if (is_float(odt)) {
+            double acc = 0.0;
+            for (size_t j = 0; j < len; j++)
+                acc = acc_add(acc, load_f(in, first + j, dt), odt);
+            store_bits(out, i, bits_f(acc, odt), odt);
+        } else {
+            uint64_t acc = 0;
+            for (size_t j = 0; j < len; j++)
+                acc += load_i(in, first + j, dt);
+            store_bits(out, i, acc & mask_of(odt), odt);
+        }
+    }
+}
+
+wk_status wk_segmented_reduce_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                 wk_dtype dtype, wk_dtype out_dtype, cudaStream_t stream)
+{
+    wk_status st;
+    /* check() refuses a bool sum; the pairs are checked here instead */
+    wk_op op = dtype == WK_BOOL ? WK_OR : WK_SUM;
+    int compute = segmented("wk_segmented_reduce_to", ctx, d_in, d_out, segments, dtype, op, 0, stream, &st);
+    stub_last.op = WK_SUM;
+    stub_last.out_dtype = out_dtype;
+    if (compute) {
+        if (!wk_sum_widens(dtype, out_dtype))
+            return WK_ERROR_UNSUPPORTED;
+        seg_reduce_to_host(d_in, d_out, segments, dtype, out_dtype);
+    }
     return st;
 }
 
