@@ -159,6 +159,11 @@ def test_identity_bits():
     assert D.identity_bits(D.MIN, D.U32) == 0xFFFFFFFF
     assert D.identity_bits(D.AND, D.I64) == 2 ** 64 - 1
     assert D.identity_bits(D.XOR, D.U32) == 0
+    # The narrow dtypes: bool holds 0 or 1, the others their own width.
+    assert D.identity_bits(D.AND, D.BOOL) == 1 and D.identity_bits(D.MIN, D.BOOL) == 1
+    assert D.identity_bits(D.MAX, D.BOOL) == 0 and D.identity_bits(D.AND, D.UINT8) == 0xFF
+    assert D.identity_bits(D.MIN, D.INT8) == 0x7F and D.identity_bits(D.MAX, D.INT16) == 0x8000
+    assert D.identity_bits(D.MIN, D.UINT16) == 0xFFFF
 
 
 def test_error_for_status():

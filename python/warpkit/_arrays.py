@@ -103,8 +103,7 @@ def _c_contiguous(shape, strides, itemsize):
 
 
 def _bad_dtype(what, name):
-    return TypeError("%s has dtype %s, which is not supported; warpkit takes %s (and bool masks for compress)"
-                     % (what, name, D.SUPPORTED))
+    return TypeError("%s has dtype %s, which is not supported; warpkit takes %s" % (what, name, D.SUPPORTED))
 
 
 def _element_strides(shape, strides, itemsize, what):
@@ -130,15 +129,13 @@ def _not_contiguous(what, shape, strides):
 
 # ---------------------------------------------------------- output libraries
 def _dtype_table(lookup):
-    """{dtype code: a library's dtype object}, the two mask dtypes included,
-    for the names lookup(name) knows (None where the library has none)."""
+    """{dtype code: a library's dtype object} for the names lookup(name)
+    knows (None where the library has none: left out)."""
     table = {}
     for name, (code, _, _) in D.DTYPES.items():
         t = lookup(name)
         if t is not None:
             table[code] = t
-    table[D.BOOL] = lookup("bool")
-    table[D.UINT8] = lookup("uint8")
     return table
 
 

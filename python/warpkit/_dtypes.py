@@ -212,7 +212,7 @@ def identity_bits(op, dtype):
     if op in (SUM, OR, XOR):
         return 0
     if op == AND:
-        return (1 << (8 * ITEMSIZE[dtype])) - 1
+        return 1 if dtype == BOOL else (1 << (8 * ITEMSIZE[dtype])) - 1  # a bool holds 0 or 1
     if dtype in FLOATS:
         return _INF_BITS[dtype] if op == MIN else _NEG_INF_BITS[dtype]
     lo, hi = _INT_RANGE[dtype]
