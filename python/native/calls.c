@@ -285,10 +285,22 @@ static int encode(PyObject *value, int dtype, uint64_t *bits)
                 PyErr_Clear();
                 return 0;
             }
-            if ((dtype == WK_I32 && (i < INT32_MIN || i > INT32_MAX)) || (dtype == WK_U32 && (i < 0 || i > UINT32_MAX)) ||
-                (dtype == WK_U64 && i < 0))
+            /* Out of the dtype's range: the Python code says so. */
+            long long lo, hi;
+            int bytes;
+            switch (dtype) {
+            case WK_I32: lo = INT32_MIN, hi = INT32_MAX, bytes = 4; break;
+            case WK_U32: lo = 0, hi = UINT32_MAX, bytes = 4; break;
+            case WK_BOOL: lo = 0, hi = 1, bytes = 1; break;
+            case WK_U8: lo = 0, hi = UINT8_MAX, bytes = 1; break;
+            case WK_I8: lo = INT8_MIN, hi = INT8_MAX, bytes = 1; break;
+            case WK_I16: lo = INT16_MIN, hi = INT16_MAX, bytes = 2; break;
+            case WK_U16: lo = 0, hi = UINT16_MAX, bytes = 2; break;
+            default: lo = INT64_MIN, hi = INT64_MAX, bytes = 8; break; /* WK_I64 */
+            }
+            if (i < lo || i > hi)
                 return 0;
-            *bits = dtype == WK_I64 ? (uint64_t)i : (uint64_t)i & 0xffffffffu;
+            *bits = bytes == 8 ? (uint64_t)i : (uint64_t)i & ((1ull << (8 * bytes)) - 1);
             return 1;
         }
         d = PyLong_AsDouble(value);

@@ -745,3 +745,21 @@ def torch(stub, monkeypatch):
     monkeypatch.setattr(_arrays, "VIEWERS", {})
     monkeypatch.setattr(_arrays, "fallback_outlib", None)
     yield t
+
+
+@pytest.mark.parametrize("name,value,bits", [
+    ("int8", -1, 0xFF), ("int16", -2, 0xFFFE), ("uint16", 65535, 0xFFFF), ("uint8", 200, 200)])
+def test_narrow_select_constants_torch(stub, torch, name, value, bits):
+    """The extension's route encodes a constant in the narrow dtype's own bytes."""
+    warpkit.select(torch.Tensor(0x1000, (5,), getattr(torch, name)), "<", value)
+    assert stub.last.a == bits and stub.last.dtype == CODE[name]
+
+
+@pytest.mark.parametrize("name,value", [("int8", 128), ("uint8", -1), ("uint8", 300), ("int16", 40000),
+                                        ("uint16", 65536), ("bool", 2)])
+def test_narrow_select_constants_out_of_range_torch(stub, torch, name, value):
+    """Out of the dtype's range: the extension leaves the call to the Python
+    route, which refuses it before any C call."""
+    with pytest.raises(ValueError, match="out of range for %s" % name):
+        warpkit.select(torch.Tensor(0x1000, (5,), getattr(torch, name)), "<", value)
+    assert stub.calls == 0
