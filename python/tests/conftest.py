@@ -220,6 +220,24 @@ def old_stub(old_stub_path, monkeypatch):
     yield from _stub_session(old_stub_path, monkeypatch)
 
 
+@pytest.fixture
+def torch(stub, monkeypatch):
+    """The stand-in torch module (fake_torch.py) in sys.modules, for the
+    extension's route without PyTorch; skipped where the real one is
+    installed (the GPU tests cover that path)."""
+    import importlib.util
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("the real torch is installed: the GPU tests cover its path")
+    import fake_torch
+    from warpkit import _arrays
+    t = fake_torch.make()
+    monkeypatch.setitem(sys.modules, "torch", t)
+    monkeypatch.setattr(_arrays, "_out_libs", {})
+    monkeypatch.setattr(_arrays, "VIEWERS", {})
+    monkeypatch.setattr(_arrays, "fallback_outlib", None)
+    yield t
+
+
 # --------------------------------------------------------- stand-in arrays
 TYPESTR = {0: "<i4", 1: "<u4", 2: "<i8", 3: "<u8", 4: "<f4", 5: "<f8", 6: "<f2", 7: "<V2",
            8: "|b1", 9: "|u1", 10: "|i1", 11: "<i2", 12: "<u2"}

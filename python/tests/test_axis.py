@@ -8,6 +8,7 @@ import pytest
 
 import warpkit
 from conftest import FakeArray
+from host_arrays import HostArray, HostOutLib
 from warpkit import _dtypes as D
 
 X = 0x5000_0000  # made-up device pointers
@@ -301,50 +302,12 @@ def test_axis_none_is_the_whole_array(stub):
 np = None
 
 
-class HostArray:
-    """A NumPy array presented through __cuda_array_interface__ (the stub
-    says every pointer is device memory and computes on it)."""
-
-    def __init__(self, a):
-        self.a = a
-
-    @property
-    def shape(self):
-        return self.a.shape
-
-    @property
-    def __cuda_array_interface__(self):
-        a = self.a
-        return {"shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False),
-                "strides": None if a.flags.c_contiguous else a.strides, "version": 3}
-
-    def __getitem__(self, k):
-        return HostArray(self.a[k])
-
-
-class HostOutLib:
-    """Outputs in host memory, filled with a poison byte first."""
-
-    name = "host"
-
-    def alloc(self, shape, dt, dev, stream=None):
-        a = np.empty(shape, dtype=np.dtype(D.NAME[dt]))
-        a.reshape(-1).view(np.uint8).fill(0xA5)
-        return HostArray(a), a.ctypes.data
-
-    def reinterpret(self, a, dt):
-        return HostArray(a.a.view(np.dtype(D.NAME[dt])))
-
-    def owns(self, a):
-        return isinstance(a, HostArray)
-
-
 @pytest.fixture
 def host(stub, monkeypatch):
     global np
     np = pytest.importorskip("numpy")
     from warpkit import _arrays
-    monkeypatch.setattr(_arrays, "fallback_outlib", HostOutLib())
+    monkeypatch.setattr(_arrays, "fallback_outlib", HostOutLib(np))
     stub.compute()
     return np.random.default_rng(1234)
 

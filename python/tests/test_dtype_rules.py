@@ -16,6 +16,7 @@ import pytest
 import fake_torch
 import warpkit
 from conftest import TYPESTR, FakeArray
+from host_arrays import HostArray, HostOutLib
 from warpkit import _arrays
 from warpkit import _dtypes as D
 
@@ -618,43 +619,6 @@ def test_older_library_lacks_the_to_calls(old_stub):
 
 
 # ======================================================= computed on the host
-class HostArray:
-    """A NumPy array presented through __cuda_array_interface__ (the stub
-    says every pointer is device memory and computes on it)."""
-
-    def __init__(self, a):
-        self.a = a
-
-    @property
-    def __cuda_array_interface__(self):
-        a = self.a
-        return {"shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False),
-                "strides": None if a.flags.c_contiguous else a.strides, "version": 3}
-
-    def __getitem__(self, k):
-        return HostArray(self.a[k])
-
-
-class HostOutLib:
-    """Outputs in host memory, filled with a poison byte first."""
-
-    name = "host"
-
-    def __init__(self, np):
-        self.np = np
-
-    def alloc(self, shape, dt, dev, stream=None):
-        a = self.np.empty(shape, dtype=self.np.dtype(D.NAME[dt]))
-        a.reshape(-1).view(self.np.uint8).fill(0xA5)
-        return HostArray(a), a.ctypes.data
-
-    def reinterpret(self, a, dt):
-        return HostArray(a.a.view(self.np.dtype(D.NAME[dt])))
-
-    def owns(self, a):
-        return isinstance(a, HostArray)
-
-
 @pytest.fixture
 def np(stub, monkeypatch):
     numpy = pytest.importorskip("numpy")
@@ -734,17 +698,6 @@ def test_host_bool_sum_in_bool(np):
     same(np, warpkit.sum(HostArray(a), axis=-1, dtype="bool").a, a.any(axis=-1))
 
 
-# --------------------------------------------------------------- fixtures
-@pytest.fixture
-def torch(stub, monkeypatch):
-    if importlib.util.find_spec("torch") is not None:
-        pytest.skip("the real torch is installed: the GPU tests cover its path")
-    t = fake_torch.make()
-    monkeypatch.setitem(sys.modules, "torch", t)
-    monkeypatch.setattr(_arrays, "_out_libs", {})
-    monkeypatch.setattr(_arrays, "VIEWERS", {})
-    monkeypatch.setattr(_arrays, "fallback_outlib", None)
-    yield t
 
 
 @pytest.mark.parametrize("name,value,bits", [

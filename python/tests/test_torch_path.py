@@ -15,18 +15,6 @@ from warpkit import _arrays
 from warpkit import _dtypes as D
 
 
-@pytest.fixture
-def torch(stub, monkeypatch):
-    if importlib.util.find_spec("torch") is not None:
-        pytest.skip("the real torch is installed: the GPU tests cover its path")
-    t = fake_torch.make()
-    monkeypatch.setitem(sys.modules, "torch", t)
-    monkeypatch.setattr(_arrays, "_out_libs", {})
-    monkeypatch.setattr(_arrays, "VIEWERS", {})
-    monkeypatch.setattr(_arrays, "fallback_outlib", None)
-    yield t
-
-
 def test_torch_sum(stub, torch):
     x = torch.Tensor(0x1111_0000, (4, 8), torch.float32, device=1)
     r = warpkit.sum(x)
