@@ -89,7 +89,8 @@ static const char doc_cumsum[] = SIGNATURE(
 static const char doc_count_nonzero[] = SIGNATURE("count_nonzero($module, x, *, axis=None, stream=None)")
 "The number of nonzero elements (True for bool; NaN counts), a 0-d int64 device\n"
 "array, as torch.count_nonzero; with axis=-1, of each row. A bool x is read once\n"
-"(its sum into int64); other dtypes are compared with 0 by x's library first.\n"
+"(its sum into int64); other dtypes are compared with 0 by x's library first\n"
+"(for JAX arrays the call then waits for its stream: README.md).\n"
 "Asynchronous.";
 
 static const char doc_cummin[] = SIGNATURE(

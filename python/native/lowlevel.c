@@ -80,6 +80,20 @@ static PyObject *py_reduce_repro(PyObject *self, PyObject *args)
     RETURN_CALL(wkn.reduce_repro(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, STREAM(stream)), what);
 }
 
+/* Raises the package's LibraryNotFoundError for an entry point the loaded
+ * library lacks (one older than the package); returns NULL. */
+static PyObject *missing_entry(const char *name)
+{
+    PyObject *errors = PyImport_ImportModule("warpkit._errors");
+    PyObject *type = errors ? PyObject_GetAttrString(errors, "LibraryNotFoundError") : NULL;
+    Py_XDECREF(errors);
+    if (type) {
+        PyErr_Format(type, "warpkit: the loaded libwarpkit lacks %s (an older library than this package)", name);
+        Py_DECREF(type);
+    }
+    return NULL;
+}
+
 /* reduce_to(device, in, out, n, dtype, out_dtype, stream, what): wk_reduce_to */
 static PyObject *py_reduce_to(PyObject *self, PyObject *args)
 {
@@ -90,6 +104,8 @@ static PyObject *py_reduce_to(PyObject *self, PyObject *args)
     wk_context *ctx = PARSE_CALL(args, device, "iKKKiiKs", &device, &in, &out, &n, &dtype, &out_dtype, &stream, &what);
     if (!ctx)
         return NULL;
+    if (!wkn.reduce_to)
+        return missing_entry("wk_reduce_to");
     RETURN_CALL(wkn.reduce_to(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_dtype)out_dtype, STREAM(stream)),
                 what);
 }
@@ -106,6 +122,8 @@ static PyObject *py_scan_to(PyObject *self, PyObject *args)
                                  &init, &stream, &what);
     if (!ctx)
         return NULL;
+    if (exclusive ? !wkn.exclusive_scan_to : !wkn.inclusive_scan_to)
+        return missing_entry(exclusive ? "wk_exclusive_scan_to" : "wk_inclusive_scan_to");
     if (exclusive)
         RETURN_CALL(wkn.exclusive_scan_to(ctx, PTR(in), PTR(out), (size_t)n, (wk_dtype)dtype, (wk_dtype)out_dtype,
                                           value_of(init), NULL, STREAM(stream)),
@@ -245,6 +263,8 @@ static PyObject *py_segmented_reduce_to(PyObject *self, PyObject *args)
                                  &out_dtype, &stream, &what);
     if (!ctx)
         return NULL;
+    if (!wkn.segmented_reduce_to)
+        return missing_entry("wk_segmented_reduce_to");
     wk_segments seg = segments_of(count, size, stride);
     RETURN_CALL(wkn.segmented_reduce_to(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_dtype)out_dtype,
                                         STREAM(stream)),

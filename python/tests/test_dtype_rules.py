@@ -716,3 +716,44 @@ def test_narrow_select_constants_out_of_range_torch(stub, torch, name, value):
     with pytest.raises(ValueError, match="out of range for %s" % name):
         warpkit.select(torch.Tensor(0x1000, (5,), getattr(torch, name)), "<", value)
     assert stub.calls == 0
+
+
+def test_older_library_low_level_calls_raise(old_stub):
+    """The extension's one-to-one calls check for the 0.3.0 entry points
+    themselves: a missing one raises instead of calling a NULL pointer."""
+    from warpkit import _lib
+    N = _lib.native()
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_reduce_to"):
+        N.call_reduce_to(0, X, X + 64, 4, U8, D.I64, 0, "test")
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_exclusive_scan_to"):
+        N.call_scan_to(0, X, X + 64, 4, U8, D.I64, True, 0, 0, "test")
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_segmented_reduce_to"):
+        N.call_segmented_reduce_to(0, X, X + 64, 2, 2, 2, U8, D.I64, 0, "test")
+    assert old_stub.calls == 0
+
+
+def test_jax_conversion_to_64_bits_refused(stub, jax):
+    """With JAX's 64-bit types off a conversion to a 64-bit dtype would give
+    a 32-bit array: refused before anything runs."""
+    with pytest.raises(TypeError, match="64-bit types are off"):
+        warpkit.sum(JaxLike(0, 32), dtype="float64")
+    assert stub.calls == 0
+
+
+def test_count_nonzero_checks_the_axis_first(stub, torch):
+    """A bad axis is refused before x != 0 is made."""
+    x = torch.Tensor(0x1000, (4, 3), torch.int32)
+    with pytest.raises(ValueError, match="axis=0 is not supported"):
+        warpkit.count_nonzero(x, axis=0)
+    assert stub.calls == 0 and not torch._state.derived
+
+
+def test_dtype_names_as_numpy_reads_them():
+    """"float" and "int" and Python's own types mean what they mean to
+    numpy.sum(dtype=), whether NumPy is imported or not."""
+    from warpkit import _api
+    assert _api._dtype_code("float") == D.F64 and _api._dtype_code(float) == D.F64
+    assert _api._dtype_code("int") == D.I64 and _api._dtype_code(int) == D.I64
+    assert _api._dtype_code(bool) == D.BOOL and _api._dtype_code("bool_") == D.BOOL
+    with pytest.raises(TypeError, match="dtype 'complex64' is not one of"):
+        _api._dtype_code("complex64")

@@ -103,12 +103,36 @@ def _convert(x, dt, s, what):
     if cupy is not None and isinstance(x, cupy.ndarray) and dt != D.BF16:
         with cupy.cuda.Device(x.device.id), cupy.cuda.ExternalStream(s):
             return x.astype(D.NAME[dt])
-    if (type(x).__module__ or "").startswith(("jax", "jaxlib")):
+    if _is_jax(x):
+        import jax
+        if D.ITEMSIZE[dt] == 8 and not jax.config.jax_enable_x64:
+            raise TypeError("%s: a %s sum needs x converted to %s, which JAX makes 32-bit while its 64-bit "
+                            "types are off (jax.config.update('jax_enable_x64', True))"
+                            % (_base(what), D.NAME[dt], D.NAME[dt]))
         import jax.numpy as jnp
         return x.astype(getattr(jnp, D.NAME[dt]))
     raise TypeError("%s: a %s sum of %s input needs the input converted first, which warpkit does for "
                     "PyTorch, CuPy and JAX arrays only: convert x first (sums it widens itself: %s)"
                     % (_base(what), D.NAME[dt], _arrays._describe(x), _widening_pairs()))
+
+
+def _is_jax(x):
+    return (type(x).__module__ or "").startswith(("jax", "jaxlib"))
+
+
+def _converted(dt, seen, what):
+    """Raises unless a conversion gave the dtype asked for (`seen`: its view's)."""
+    if seen != dt:
+        raise TypeError("%s: converting x to %s gave %s" % (_base(what), D.NAME[dt], D.NAME[seen]))
+
+
+def _temporary_done(t, s):
+    """Before a temporary made for the call (a conversion, a mask) is
+    dropped: JAX reuses its memory without regard to other streams, so a
+    JAX temporary is kept until stream s has read it (the call waits for s).
+    PyTorch's and CuPy's come from their pools on s itself and need no wait."""
+    if t is not None and _is_jax(t):
+        _arrays.stream_synchronize(s)
 
 
 def _widening_pairs():
@@ -240,9 +264,11 @@ def _reduce_axis(x, op, out, stream, what, axis, reproducible=False, dtype=None)
     if count == 0:
         _empty_op_check(op, dt, what)
         return _finish(olib, res, s, dev)
+    tmp = None
     if plan == "convert":
-        x = _convert(x, rdt, s, what)
-        ptr, shape, strides, dt, _, _, _, _, keep = _arrays.view_nd(x, s, what)
+        tmp = _convert(x, rdt, s, what)
+        ptr, shape, strides, dt, _, _, _, _, keep = _arrays.view_nd(tmp, s, what)
+        _converted(rdt, dt, what)
         count, size, stride = _rows(shape, strides, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
@@ -250,6 +276,7 @@ def _reduce_axis(x, op, out, stream, what, axis, reproducible=False, dtype=None)
     else:
         N.call_segmented_reduce(dev, ptr, optr, count, size, stride, dt, D.OR if plan == "or" else op,
                                 reproducible and plan == "plain", s, what)
+    _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 
 
@@ -315,15 +342,18 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype=None):
                              % (label, oshape, ostrides, shape, strides))
         res = out
     if n == 0:
-        _empty_op_check(op, dt, what)
+        _empty_op_check(D.SUM if op == D.OR and rdt == D.BOOL else op, dt, what)
         return _finish(olib, res, s, dev)
+    tmp = None
     if plan == "convert":
-        x = _convert(x, rdt, s, what)
-        ptr, cshape, cstrides, dt, _, _, _, _, keep = _arrays.view_nd(x, s, what)
+        tmp = _convert(x, rdt, s, what)
+        ptr, cshape, cstrides, dt, _, _, _, _, keep = _arrays.view_nd(tmp, s, what)
+        _converted(rdt, dt, what)
         if _rows(cshape, cstrides, what) != (count, size, stride):
             raise ValueError("%s: the converted input is not C-contiguous (shape %s, strides %s): pass a "
                              "contiguous x" % (_base(what), tuple(cshape), cstrides))
     N.call_segmented_scan(dev, ptr, optr, count, size, stride, dt, op, exclusive, init or 0, s, what)
+    _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 
 
@@ -345,9 +375,11 @@ def _sum(x, dtype, out, stream, what, reproducible=False, axis=None):
         res, optr = olib.alloc((), rdt, dev, s if explicit else None)
     else:
         res, optr = _out(out, (), 1, rdt, dev, s, olib, explicit, what)
+    tmp = None
     if plan == "convert":
-        x = _convert(x, rdt, s, what)
-        ptr, n, dt, _, _, _, _, keep = _view(x, s, what)
+        tmp = _convert(x, rdt, s, what)
+        ptr, n, dt, _, _, _, _, keep = _view(tmp, s, what)
+        _converted(rdt, dt, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
         N.call_reduce_to(dev, ptr, optr, n, dt, rdt, s, what)
@@ -357,6 +389,7 @@ def _sum(x, dtype, out, stream, what, reproducible=False, axis=None):
         N.call_reduce_repro(dev, ptr, optr, n, dt, s, what)
     else:
         N.call_reduce(dev, ptr, optr, n, dt, D.SUM, s, what)
+    _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 
 
@@ -392,13 +425,19 @@ def sum(x, *, axis=None, dtype=None, out=None, stream=None, reproducible=False):
 def count_nonzero(x, *, axis=None, stream=None):
     """The Python route of warpkit.count_nonzero (its docstring: help(warpkit.count_nonzero))."""
     what = "warpkit.count_nonzero: x"
-    mask = x if _arrays.view_nd(x, stream, what)[3] == D.BOOL else _nonzero_mask(x, stream, what)
-    return _sum(mask, "int64", None, stream, what, False, axis)
+    _, shape, _, dt, _, s, _, _, _ = _arrays.view_nd(x, stream, what)
+    if axis is not None:
+        _check_axis(axis, len(shape), what)  # before the mask is made
+    if dt == D.BOOL:
+        return _sum(x, "int64", None, stream, what, False, axis)
+    mask = _nonzero_mask(x, dt, s, what)
+    r = _sum(mask, "int64", None, s if stream is not None else None, what, False, axis)
+    _temporary_done(mask, s)
+    return r
 
 
-def _nonzero_mask(x, stream, what):
-    """x != 0 made by x's own library, on the call's stream."""
-    dt, s = _arrays.view_nd(x, stream, what)[3:6:2]
+def _nonzero_mask(x, dt, s, what):
+    """x != 0 made by x's own library, on the call's stream s."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
         with torch.cuda.stream(torch.cuda.ExternalStream(s, device=x.device)):
@@ -407,7 +446,7 @@ def _nonzero_mask(x, stream, what):
     if cupy is not None and isinstance(x, cupy.ndarray):
         with cupy.cuda.Device(x.device.id), cupy.cuda.ExternalStream(s):
             return x != 0
-    if (type(x).__module__ or "").startswith(("jax", "jaxlib")):
+    if _is_jax(x):
         return x != 0
     raise TypeError("%s: count_nonzero of a %s %s array compares it with 0 first, which warpkit does for "
                     "PyTorch, CuPy and JAX arrays only (a bool array is counted as it is)"
@@ -496,14 +535,17 @@ def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None):
     N.context(dev)
     init = _scan_init(op, exclusive, initial, rdt, what)
     res, optr = _out(out, (n,), n, rdt, dev, s, olib, explicit, what)
+    tmp = None
     if plan == "convert":
-        x = _convert(x, rdt, s, what)
-        ptr, n, dt, _, _, _, _, keep = _view(x, s, what)
+        tmp = _convert(x, rdt, s, what)
+        ptr, n, dt, _, _, _, _, keep = _view(tmp, s, what)
+        _converted(rdt, dt, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
         N.call_scan_to(dev, ptr, optr, n, dt, rdt, exclusive, init or 0, s, what)
     else:
         N.call_scan(dev, ptr, optr, n, dt, D.OR if plan == "or" else op, exclusive, init or 0, s, what)
+    _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 
 
@@ -624,12 +666,15 @@ def trim(out, count, *, stream=None):
 
 
 # ----------------------------------------------------------------- misc
+# Other names of the dtypes; "float" and "int" as NumPy reads them (64-bit).
 _DTYPE_ALIASES = {
     "f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "half": "float16",
-    "float": "float32", "double": "float64", "i32": "int32", "u32": "uint32", "i64": "int64", "u64": "uint64",
-    "long": "int64", "int": "int32", "short": "int16", "u8": "uint8", "i8": "int8", "i16": "int16",
+    "float": "float64", "double": "float64", "i32": "int32", "u32": "uint32", "i64": "int64", "u64": "uint64",
+    "long": "int64", "int": "int64", "short": "int16", "u8": "uint8", "i8": "int8", "i16": "int16",
     "u16": "uint16", "bool_": "bool",
 }
+# Python's own types, as NumPy takes them for dtype=.
+_PY_TYPES = {bool: "bool", int: "int64", float: "float64"}
 
 
 def _dtype_code(dtype, what="warpkit"):
@@ -637,6 +682,8 @@ def _dtype_code(dtype, what="warpkit"):
     NumPy / CuPy dtype or scalar type (numpy.int64, JAX's too)."""
     if isinstance(dtype, str):
         name = dtype
+    elif isinstance(dtype, type) and dtype in _PY_TYPES:
+        name = _PY_TYPES[dtype]
     elif isinstance(dtype, type):  # numpy.int64, jax.numpy.float32, ml_dtypes.bfloat16
         np = sys.modules.get("numpy")
         try:
