@@ -120,10 +120,16 @@ def _is_jax(x):
     return (type(x).__module__ or "").startswith(("jax", "jaxlib"))
 
 
-def _converted(dt, seen, what):
-    """Raises unless a conversion gave the dtype asked for (`seen`: its view's)."""
+def _convert_input(x, dt, s, what, nd=False):
+    """(the converted x, its view on s: view_nd's with nd, else the flat
+    one), once the conversion is seen to have given dt. The temporary goes
+    to _temporary_done after the C call."""
+    t = _convert(x, dt, s, what)
+    v = (_arrays.view_nd if nd else _view)(t, s, what)
+    seen = v[3] if nd else v[2]
     if seen != dt:
         raise TypeError("%s: converting x to %s gave %s" % (_base(what), D.NAME[dt], D.NAME[seen]))
+    return t, v
 
 
 def _temporary_done(t, s):
@@ -266,9 +272,7 @@ def _reduce_axis(x, op, out, stream, what, axis, reproducible=False, dtype=None)
         return _finish(olib, res, s, dev)
     tmp = None
     if plan == "convert":
-        tmp = _convert(x, rdt, s, what)
-        ptr, shape, strides, dt, _, _, _, _, keep = _arrays.view_nd(tmp, s, what)
-        _converted(rdt, dt, what)
+        tmp, (ptr, shape, strides, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what, nd=True)
         count, size, stride = _rows(shape, strides, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
@@ -346,9 +350,7 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype=None):
         return _finish(olib, res, s, dev)
     tmp = None
     if plan == "convert":
-        tmp = _convert(x, rdt, s, what)
-        ptr, cshape, cstrides, dt, _, _, _, _, keep = _arrays.view_nd(tmp, s, what)
-        _converted(rdt, dt, what)
+        tmp, (ptr, cshape, cstrides, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what, nd=True)
         if _rows(cshape, cstrides, what) != (count, size, stride):
             raise ValueError("%s: the converted input is not C-contiguous (shape %s, strides %s): pass a "
                              "contiguous x" % (_base(what), tuple(cshape), cstrides))
@@ -377,9 +379,7 @@ def _sum(x, dtype, out, stream, what, reproducible=False, axis=None):
         res, optr = _out(out, (), 1, rdt, dev, s, olib, explicit, what)
     tmp = None
     if plan == "convert":
-        tmp = _convert(x, rdt, s, what)
-        ptr, n, dt, _, _, _, _, keep = _view(tmp, s, what)
-        _converted(rdt, dt, what)
+        tmp, (ptr, n, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
         N.call_reduce_to(dev, ptr, optr, n, dt, rdt, s, what)
@@ -537,9 +537,7 @@ def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None):
     res, optr = _out(out, (n,), n, rdt, dev, s, olib, explicit, what)
     tmp = None
     if plan == "convert":
-        tmp = _convert(x, rdt, s, what)
-        ptr, n, dt, _, _, _, _, keep = _view(tmp, s, what)
-        _converted(rdt, dt, what)
+        tmp, (ptr, n, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what)
         plan = D.sum_plan(rdt, rdt)
     if plan == "widen":
         N.call_scan_to(dev, ptr, optr, n, dt, rdt, exclusive, init or 0, s, what)
