@@ -33,22 +33,29 @@ REGIMES = ["cold", "warm", "graph"]
 # (family title, [(row label, predicate)]): the groups of rows summed up.
 FAMILIES = [
     ("Reduce", [
-        ("sum f32", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "f32"),
-        ("sum f64", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "f64"),
-        ("sum i32", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "i32"),
+        ("sum f32", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "f32" and "out_dtype" not in r),
+        ("sum f64", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "f64" and "out_dtype" not in r),
+        ("sum i32", lambda r: r["op"] == "reduce_sum" and r["dtype"] == "i32" and "out_dtype" not in r),
         ("min f32", lambda r: r["op"] == "reduce_min"),
         ("argmax f32", lambda r: r["op"] == "reduce_argmax"),
+    ]),
+    ("Sums into a wider dtype (against CUB's sum with that output)", [
+        (f"sum {dt} into {out}", (lambda dt, out: lambda r: r["op"] == "reduce_sum" and r["dtype"] == dt
+                                   and r.get("out_dtype") == out)(dt, out))
+        for dt, out in (("u8", "i64"), ("bool", "i64"), ("i32", "i64"), ("bf16", "f32"))
     ]),
     ("Reproducible sum (against CUB's gpu_to_gpu sum)", [
         ("f32", lambda r: r["op"] == "reduce_sum_repro" and r["dtype"] == "f32"),
         ("f64", lambda r: r["op"] == "reduce_sum_repro" and r["dtype"] == "f64"),
     ]),
     ("Scans", [
-        (f"{name}, {label}", (lambda op, dts: lambda r: r["op"] == op and r["dtype"] in dts)(op, dts))
+        (f"{name}, {label}", (lambda op, dts: lambda r: r["op"] == op and r["dtype"] in dts
+                              and "out_dtype" not in r)(op, dts))
         for op, name in (("scan_inclusive_sum", "inclusive sum"), ("scan_exclusive_sum", "exclusive sum"),
                          ("scan_inclusive_max", "inclusive max"))
         for label, dts in (("f32 / i32", ("f32", "i32")), ("f64 / i64", ("f64", "i64")))
-    ]),
+    ] + [("inclusive sum, bool into i64",
+          lambda r: r["op"] == "scan_inclusive_sum" and r["dtype"] == "bool" and r.get("out_dtype") == "i64")]),
     ("Selects and partition (f32 and i32, 1 %, 50 % and 99 % kept)", [
         (name, (lambda op: lambda r: r["op"] == op)(op))
         for op, name in (("select_if", "select_if"), ("select_flagged", "select_flagged"),
