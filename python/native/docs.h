@@ -67,7 +67,8 @@ static const char doc_argmax[] = SIGNATURE("argmax($module, x, *, axis=None, ret
 "Index (int64, 0-d device array) of the first largest element; see argmin.";
 
 static const char doc_scan[] = SIGNATURE(
-    "scan($module, x, op='sum', *, axis=None, exclusive=False, initial=None, out=None, stream=None)")
+    "scan($module, x, op='sum', *, axis=None, exclusive=False, initial=None, out=None, stream=None, "
+    "prefix=None)")
 "Prefix scan of the flattened x with op (\"sum\", \"min\", \"max\", \"and\", \"or\",\n"
 "\"xor\"), a 1-D array of n elements of x's dtype, or for \"sum\" of the dtype\n"
 "`sum` gives (or `out`, any contiguous array of n elements; out may be x itself:\n"
@@ -78,13 +79,20 @@ static const char doc_scan[] = SIGNATURE(
 "axis=-1 (or x.ndim - 1): scan each row along the last axis on its own (an\n"
 "exclusive scan starts every row at `initial`); the result has x's shape. x\n"
 "C-contiguous, or with its rows apart (a column slice x[:, :k]) when `out` is laid\n"
-"out as x (out=x: in place).";
+"out as x (out=x: in place).\n\n"
+"prefix: a one-element device array of the result's dtype, what precedes x[0]\n"
+"when x is one part of a longer input (the last inclusive output of the part\n"
+"before, or a total): out[i] = prefix op x[0] op ... op x[i], and exclusive:\n"
+"initial op prefix op x[0] ... op x[i-1]. Read on the device in stream order\n"
+"(no sync); flat scans only.";
 
 static const char doc_cumsum[] = SIGNATURE(
-    "cumsum($module, x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None)")
+    "cumsum($module, x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None, "
+    "prefix=None)")
 "Cumulative sum (inclusive, or exclusive starting at `initial`, default 0) of the\n"
 "flattened x, or of each row with axis=-1 (see scan). The result's dtype follows\n"
-"sum's rules (a bool mask's cumsum is int64: the positions of its Trues).";
+"sum's rules (a bool mask's cumsum is int64: the positions of its Trues);\n"
+"prefix continues a part of a longer input (see scan).";
 
 static const char doc_count_nonzero[] = SIGNATURE("count_nonzero($module, x, *, axis=None, stream=None)")
 "The number of nonzero elements (True for bool; NaN counts), a 0-d int64 device\n"
@@ -94,12 +102,12 @@ static const char doc_count_nonzero[] = SIGNATURE("count_nonzero($module, x, *, 
 "Asynchronous.";
 
 static const char doc_cummin[] = SIGNATURE(
-    "cummin($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None)")
-"Cumulative minimum (NaN from the first NaN on); axis as in scan.";
+    "cummin($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None)")
+"Cumulative minimum (NaN from the first NaN on); axis and prefix as in scan.";
 
 static const char doc_cummax[] = SIGNATURE(
-    "cummax($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None)")
-"Cumulative maximum (NaN from the first NaN on); axis as in scan.";
+    "cummax($module, x, *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None)")
+"Cumulative maximum (NaN from the first NaN on); axis and prefix as in scan.";
 
 static const char doc_select[] = SIGNATURE("select($module, x, op, value=None, *, out=None, count=None, stream=None)")
 "Stream compaction: the elements e of the flattened x for which `e <op> value`\n"

@@ -223,6 +223,10 @@ static PyObject *py_missing(PyObject *self, PyObject *arg)
         {"wk_segmented_reduce_to", (const void *const *)&wkn.segmented_reduce_to},
         {"wk_inclusive_scan_to", (const void *const *)&wkn.inclusive_scan_to},
         {"wk_exclusive_scan_to", (const void *const *)&wkn.exclusive_scan_to},
+        {"wk_reduce_repro_partial", (const void *const *)&wkn.reduce_repro_partial},
+        {"wk_repro_finalize", (const void *const *)&wkn.repro_finalize},
+        {"wk_inclusive_scan_from", (const void *const *)&wkn.inclusive_scan_from},
+        {"wk_exclusive_scan_from", (const void *const *)&wkn.exclusive_scan_from},
     };
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
         if (strcmp(name, optional[i].name) == 0)
@@ -250,6 +254,74 @@ static PyObject *py_segmented_reduce(PyObject *self, PyObject *args)
     if (repro)
         RETURN_CALL(wkn.segmented_reduce_repro(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, STREAM(stream)), what);
     RETURN_CALL(wkn.segmented_reduce(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)), what);
+}
+
+/* repro_partial(device, in, partial, n, dtype, stream, what): wk_reduce_repro_partial */
+static PyObject *py_repro_partial(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull in, partial, n, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiKs", &device, &in, &partial, &n, &dtype, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (!wkn.reduce_repro_partial)
+        return missing_entry("wk_reduce_repro_partial");
+    RETURN_CALL(wkn.reduce_repro_partial(ctx, PTR(in), (wk_repro_partial *)PTR(partial), (size_t)n, (wk_dtype)dtype,
+                                         STREAM(stream)),
+                what);
+}
+
+/* repro_finalize(device, partials, count, out, dtype, stream, what): wk_repro_finalize */
+static PyObject *py_repro_finalize(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull partials, count, out, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiKs", &device, &partials, &count, &out, &dtype, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (!wkn.repro_finalize)
+        return missing_entry("wk_repro_finalize");
+    RETURN_CALL(wkn.repro_finalize(ctx, (const wk_repro_partial *)PTR(partials), (size_t)count, PTR(out),
+                                   (wk_dtype)dtype, STREAM(stream)),
+                what);
+}
+
+/* scan_from(device, in, out, n, dtype, out_dtype, op, exclusive, init_bits, prefix, stream, what): the
+ * scans continued from a carried prefix in device memory, wk_*_scan_from (out_dtype == dtype) or
+ * wk_*_scan_to (a wider sum). */
+static PyObject *py_scan_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, out_dtype, op, exclusive;
+    ull in, out, n, init, prefix, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKiiipKKKs", &device, &in, &out, &n, &dtype, &out_dtype, &op,
+                                 &exclusive, &init, &prefix, &stream, &what);
+    if (!ctx)
+        return NULL;
+    const wk_dtype dt = (wk_dtype)dtype, odt = (wk_dtype)out_dtype;
+    if (odt != dt) {
+        if (exclusive ? !wkn.exclusive_scan_to : !wkn.inclusive_scan_to)
+            return missing_entry(exclusive ? "wk_exclusive_scan_to" : "wk_inclusive_scan_to");
+        if (exclusive)
+            RETURN_CALL(wkn.exclusive_scan_to(ctx, PTR(in), PTR(out), (size_t)n, dt, odt, value_of(init), PTR(prefix),
+                                              STREAM(stream)),
+                        what);
+        RETURN_CALL(wkn.inclusive_scan_to(ctx, PTR(in), PTR(out), (size_t)n, dt, odt, PTR(prefix), STREAM(stream)),
+                    what);
+    }
+    if (exclusive ? !wkn.exclusive_scan_from : !wkn.inclusive_scan_from)
+        return missing_entry(exclusive ? "wk_exclusive_scan_from" : "wk_inclusive_scan_from");
+    if (exclusive)
+        RETURN_CALL(wkn.exclusive_scan_from(ctx, PTR(in), PTR(out), (size_t)n, dt, (wk_op)op, value_of(init),
+                                            PTR(prefix), STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.inclusive_scan_from(ctx, PTR(in), PTR(out), (size_t)n, dt, (wk_op)op, PTR(prefix), STREAM(stream)),
+                what);
 }
 
 /* segmented_reduce_to(device, in, out, count, size, stride, dtype, out_dtype, stream, what) */
@@ -518,6 +590,13 @@ PyMethodDef wkn_lowlevel_methods[] = {
      "call_reduce_to(device, in, out, n, dtype, out_dtype, stream, what): wk_reduce_to"},
     {"call_scan_to", py_scan_to, METH_VARARGS,
      "call_scan_to(device, in, out, n, dtype, out_dtype, exclusive, init, stream, what): wk_*_scan_to"},
+    {"call_repro_partial", py_repro_partial, METH_VARARGS,
+     "call_repro_partial(device, in, partial, n, dtype, stream, what): wk_reduce_repro_partial"},
+    {"call_repro_finalize", py_repro_finalize, METH_VARARGS,
+     "call_repro_finalize(device, partials, count, out, dtype, stream, what): wk_repro_finalize"},
+    {"call_scan_from", py_scan_from, METH_VARARGS,
+     "call_scan_from(device, in, out, n, dtype, out_dtype, op, exclusive, init, prefix, stream, what): "
+     "wk_*_scan_from, or wk_*_scan_to for a wider sum"},
     {"call_segmented_reduce_to", py_segmented_reduce_to, METH_VARARGS,
      "call_segmented_reduce_to(device, in, out, count, size, stride, dtype, out_dtype, stream, what)"},
     {"call_select", py_select, METH_VARARGS,

@@ -25,7 +25,7 @@ from ._errors import (CaptureError, CudaError, Error, InvalidArgumentError, Inva
                       LibraryNotFoundError, LimitError, NoDeviceError, OutOfMemoryError,
                       UnsupportedError)
 from . import _api, _lib
-from ._api import library_path, reserve, sm_count
+from ._api import library_path, repro_finalize, repro_partial, reserve, sm_count
 
 _PUBLIC = ("sum", "min", "max", "reduce", "reduce_and", "reduce_or", "reduce_xor", "argmin", "argmax",
            "cumsum", "cummin", "cummax", "scan", "select", "select_range", "compress", "partition",
@@ -55,7 +55,7 @@ __all__ = [
     "sum", "min", "max", "argmin", "argmax", "reduce", "reduce_and", "reduce_or", "reduce_xor",
     "cumsum", "cummin", "cummax", "scan", "count_nonzero",
     "select", "select_range", "compress", "partition", "unique_consecutive", "nonzero", "trim",
-    "reserve", "library_path", "sm_count", "dtypes",
+    "repro_partial", "repro_finalize", "reserve", "library_path", "sm_count", "dtypes",
     "Error", "InvalidArgumentError", "InvalidPointerError", "UnsupportedError", "NoDeviceError",
     "OutOfMemoryError", "CudaError", "CaptureError", "LimitError", "LibraryNotFoundError",
 ]

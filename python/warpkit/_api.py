@@ -61,6 +61,13 @@ def _out(out, shape, n, dt, dev, s, olib, explicit, what, name="out"):
     return out, optr
 
 
+def _scalar_out(out, dt, dev, s, olib, explicit, what):
+    """(array, pointer) of a 0-d result of dtype dt: a new one, or `out`."""
+    if out is None:
+        return olib.alloc((), dt, dev, s if explicit else None)
+    return _out(out, (), 1, dt, dev, s, olib, explicit, what)
+
+
 def _need(N, name, what):
     """Raises when the loaded library lacks an entry point of 0.3.0."""
     if N.missing(name):
@@ -373,10 +380,7 @@ def _sum(x, dtype, out, stream, what, reproducible=False, axis=None):
     if plan == "widen":
         _need(N, "wk_reduce_to", what)
     N.context(dev)
-    if out is None:
-        res, optr = olib.alloc((), rdt, dev, s if explicit else None)
-    else:
-        res, optr = _out(out, (), 1, rdt, dev, s, olib, explicit, what)
+    res, optr = _scalar_out(out, rdt, dev, s, olib, explicit, what)
     tmp = None
     if plan == "convert":
         tmp, (ptr, n, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what)
@@ -401,10 +405,7 @@ def _reduce(x, op, out, stream, what, reproducible=False, axis=None):
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     N.context(dev)
-    if out is None:
-        res, optr = olib.alloc((), dt, dev, s if explicit else None)
-    else:
-        res, optr = _out(out, (), 1, dt, dev, s, olib, explicit, what)
+    res, optr = _scalar_out(out, dt, dev, s, olib, explicit, what)
     N.call_reduce(dev, ptr, optr, n, dt, op, s, what)
     return _finish(olib, res, s, dev)
 
@@ -434,6 +435,53 @@ def count_nonzero(x, *, axis=None, stream=None):
     r = _sum(mask, "int64", None, s if stream is not None else None, what, False, axis)
     _temporary_done(mask, s)
     return r
+
+
+# -------------------------------------------------------------- partials
+PARTIAL_BYTES = 64  # sizeof(wk_repro_partial)
+
+
+def repro_partial(x, *, out=None, stream=None):
+    """The exact partial of x's reproducible sum: 64 bytes (uint8) in x's
+    library (wk_reduce_repro_partial).  Partials of the parts of an input,
+    in any order and grouping, finish with repro_finalize to the same bits
+    as warpkit.sum(whole, reproducible=True).  x: float32, float64, float16
+    or bfloat16, contiguous, any shape (taken flat); out=: 64 uint8 bytes on
+    x's device (a row of a (k, 64) array gathers k partials)."""
+    what = "warpkit.repro_partial: x"
+    N = _load()
+    ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
+    if dt not in D.FLOATS:
+        raise TypeError("%s has dtype %s; reproducible partials are of float dtypes" % (what, D.NAME[dt]))
+    _need(N, "wk_reduce_repro_partial", what)
+    N.context(dev)
+    res, optr = _out(out, (PARTIAL_BYTES,), PARTIAL_BYTES, D.UINT8, dev, s, olib, explicit, what)
+    N.call_repro_partial(dev, ptr, optr, n, dt, s, what)
+    return _finish(olib, res, s, dev)
+
+
+def repro_finalize(partials, dtype, *, out=None, stream=None):
+    """The rounded sum of k partials (repro_partial's 64 bytes each, one
+    after another in a uint8 array of 64 k bytes, any shape) as a 0-d array
+    of the float dtype `dtype` in their library (wk_repro_finalize): the
+    bits of warpkit.sum(x, reproducible=True) over the concatenation of the
+    parts.  No partial (k = 0) gives +0.0."""
+    what = "warpkit.repro_finalize: partials"
+    N = _load()
+    ptr, n, dt, dev, s, olib, explicit, keep = _view(partials, stream, what)
+    if dt != D.UINT8:
+        raise TypeError("%s has dtype %s; partials are uint8, %d bytes each (warpkit.repro_partial)"
+                        % (what, D.NAME[dt], PARTIAL_BYTES))
+    if n % PARTIAL_BYTES:
+        raise ValueError("%s has %d bytes, not a whole number of %d-byte partials" % (what, n, PARTIAL_BYTES))
+    rdt = _dtype_code(dtype, "warpkit.repro_finalize")
+    if rdt not in D.FLOATS:
+        raise TypeError("warpkit.repro_finalize: dtype %s is not a float dtype" % D.NAME[rdt])
+    _need(N, "wk_repro_finalize", what)
+    N.context(dev)
+    res, optr = _scalar_out(out, rdt, dev, s, olib, explicit, what)
+    N.call_repro_finalize(dev, ptr, n // PARTIAL_BYTES, optr, rdt, s, what)
+    return _finish(olib, res, s, dev)
 
 
 def _nonzero_mask(x, dt, s, what):
@@ -519,10 +567,13 @@ def _scan_init(op, exclusive, initial, dt, what):
     return None
 
 
-def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None):
+def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None, prefix=None):
     """A scan of the flattened x; a sum's output dtype as _sum's (the
-    initial value in that dtype), kept by wk_*_scan_to where it widens."""
+    initial value in that dtype), kept by wk_*_scan_to where it widens;
+    continued from a carried prefix (wk_*_scan_from) where one is given."""
     if axis is not None:
+        if prefix is not None:
+            raise ValueError("%s: prefix= continues a flat scan; it does not go with axis=" % _base(what))
         return _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype)
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
@@ -534,40 +585,63 @@ def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None):
         _need(N, "wk_exclusive_scan_to" if exclusive else "wk_inclusive_scan_to", what)
     N.context(dev)
     init = _scan_init(op, exclusive, initial, rdt, what)
+    pptr = None if prefix is None else _prefix(N, prefix, rdt, dev, s, exclusive, plan == "widen", what)
     res, optr = _out(out, (n,), n, rdt, dev, s, olib, explicit, what)
     tmp = None
     if plan == "convert":
         tmp, (ptr, n, dt, _, _, _, _, keep) = _convert_input(x, rdt, s, what)
         plan = D.sum_plan(rdt, rdt)
-    if plan == "widen":
+    code = D.OR if plan == "or" else op
+    if prefix is not None:
+        N.call_scan_from(dev, ptr, optr, n, dt, rdt if plan == "widen" else dt, code, exclusive, init or 0, pptr, s,
+                         what)
+    elif plan == "widen":
         N.call_scan_to(dev, ptr, optr, n, dt, rdt, exclusive, init or 0, s, what)
     else:
-        N.call_scan(dev, ptr, optr, n, dt, D.OR if plan == "or" else op, exclusive, init or 0, s, what)
+        N.call_scan(dev, ptr, optr, n, dt, code, exclusive, init or 0, s, what)
     _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 
 
-def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, stream=None):
+def _prefix(N, prefix, rdt, dev, s, exclusive, widen, what):
+    """The device pointer of a scan's carried prefix: one element of the
+    result's dtype on x's device (read on the device, in stream order)."""
+    label = "%s: prefix" % _base(what)
+    pptr, pn, pdt, pdev, _, _, _, _ = _view(prefix, s, label)
+    if pdt != rdt:
+        raise TypeError("%s has dtype %s; the scan's result is %s" % (label, D.NAME[pdt], D.NAME[rdt]))
+    if pn != 1:
+        raise ValueError("%s has %d elements; one is needed (what precedes x[0])" % (label, pn))
+    if pdev != dev:
+        raise ValueError("%s is on device %d, the input on device %d" % (label, pdev, dev))
+    if widen:
+        _need(N, "wk_exclusive_scan_to" if exclusive else "wk_inclusive_scan_to", what)
+    else:
+        _need(N, "wk_exclusive_scan_from" if exclusive else "wk_inclusive_scan_from", what)
+    return pptr
+
+
+def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None):
     """The Python route of warpkit.scan (its docstring: help(warpkit.scan))."""
     code = _SCAN_OPS.get(op)
     if code is None:
         raise ValueError("warpkit.scan: op %r is not one of %s" % (op, ", ".join(map(repr, _SCAN_OPS))))
-    return _scan(x, code, exclusive, initial, out, stream, "warpkit.scan: x", axis)
+    return _scan(x, code, exclusive, initial, out, stream, "warpkit.scan: x", axis, prefix=prefix)
 
 
-def cumsum(x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None):
+def cumsum(x, *, axis=None, dtype=None, exclusive=False, initial=None, out=None, stream=None, prefix=None):
     """The Python route of warpkit.cumsum (its docstring: help(warpkit.cumsum))."""
-    return _scan(x, 0, exclusive, initial, out, stream, "warpkit.cumsum: x", axis, dtype)
+    return _scan(x, 0, exclusive, initial, out, stream, "warpkit.cumsum: x", axis, dtype, prefix)
 
 
-def cummin(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
+def cummin(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None):
     """The Python route of warpkit.cummin (its docstring: help(warpkit.cummin))."""
-    return _scan(x, 1, exclusive, initial, out, stream, "warpkit.cummin: x", axis)
+    return _scan(x, 1, exclusive, initial, out, stream, "warpkit.cummin: x", axis, prefix=prefix)
 
 
-def cummax(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None):
+def cummax(x, *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None):
     """The Python route of warpkit.cummax (its docstring: help(warpkit.cummax))."""
-    return _scan(x, 2, exclusive, initial, out, stream, "warpkit.cummax: x", axis)
+    return _scan(x, 2, exclusive, initial, out, stream, "warpkit.cummax: x", axis, prefix=prefix)
 
 
 # ---------------------------------------------------------------- select

@@ -693,6 +693,113 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
     return st;
 }
 
+/* The reproducible partials: with stub_compute, a partial is a tag, the
+ * double sum of its part (exact for the tests' values) and its length;
+ * wk_repro_finalize adds the sums of the partials it is given. */
+#define STUB_PARTIAL_TAG 0x7061727469616c31ull
+wk_status wk_reduce_repro_partial(wk_context *ctx, const void *d_in, wk_repro_partial *d_partial, size_t n,
+                                  wk_dtype dtype, cudaStream_t stream)
+{
+    record(ctx, d_in, d_partial, n, dtype, WK_SUM, stream);
+    wk_status st = finish("wk_reduce_repro_partial");
+    if (st != WK_SUCCESS || !stub_compute)
+        return st;
+    if (!is_float(dtype))
+        return WK_ERROR_UNSUPPORTED;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += load_f(d_in, i, dtype);
+    memset(d_partial, 0, sizeof *d_partial);
+    d_partial->opaque[0] = STUB_PARTIAL_TAG;
+    memcpy(&d_partial->opaque[1], &sum, sizeof sum);
+    d_partial->opaque[2] = n;
+    return st;
+}
+
+wk_status wk_repro_finalize(wk_context *ctx, const wk_repro_partial *d_partials, size_t count, void *d_out,
+                            wk_dtype dtype, cudaStream_t stream)
+{
+    record(ctx, d_partials, d_out, count, dtype, WK_SUM, stream);
+    wk_status st = finish("wk_repro_finalize");
+    if (st != WK_SUCCESS || !stub_compute)
+        return st;
+    if (!is_float(dtype))
+        return WK_ERROR_UNSUPPORTED;
+    double sum = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        if (d_partials[i].opaque[0] != STUB_PARTIAL_TAG)
+            return WK_ERROR_INVALID_ARGUMENT;
+        double part;
+        memcpy(&part, &d_partials[i].opaque[1], sizeof part);
+        sum += part;
+    }
+    store_bits(d_out, 0, bits_f(sum, dtype), dtype);
+    return st;
+}
+
+/* A scan of one part continued from *prefix (NULL: none), as the _from
+ * calls define it, on host memory. */
+static void scan_from_host(const void *in, void *out, size_t n, wk_dtype dt, wk_op op, int exclusive, uint64_t init,
+                           const void *prefix)
+{
+    if (is_float(dt)) {
+        double acc = identity_f(op);
+        if (exclusive) {
+            wk_value v;
+            memcpy(&v, &init, sizeof v);
+            acc = dt == WK_F32 ? v.f32 : dt == WK_F64 ? v.f64
+                : dt == WK_F16 ? half_to_float((uint16_t)init) : bf16_to_float((uint16_t)init);
+        }
+        if (prefix)
+            acc = combine_f(acc, load_f(prefix, 0, dt), op, dt);
+        for (size_t j = 0; j < n; j++) {
+            double x = load_f(in, j, dt);
+            if (exclusive)
+                store_bits(out, j, bits_f(acc, dt), dt);
+            acc = combine_f(acc, x, op, dt);
+            if (!exclusive)
+                store_bits(out, j, bits_f(acc, dt), dt);
+        }
+        return;
+    }
+    uint64_t acc = exclusive ? load_i(&init, 0, dt) : identity_i(op, dt);
+    if (prefix)
+        acc = combine_i(acc, load_i(prefix, 0, dt), op, dt);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x = load_i(in, j, dt);
+        if (exclusive)
+            store_bits(out, j, acc & mask_of(dt), dt);
+        acc = combine_i(acc, x, op, dt);
+        if (!exclusive)
+            store_bits(out, j, acc & mask_of(dt), dt);
+    }
+}
+
+/* The scans from a carried prefix: recorded (prefix in stub_last.prefix),
+ * computed with stub_compute. */
+wk_status wk_inclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                 wk_op op, const void *d_prefix, cudaStream_t stream)
+{
+    record(ctx, d_in, d_out, n, dtype, op, stream);
+    stub_last.prefix = d_prefix;
+    wk_status st = finish("wk_inclusive_scan_from");
+    if (st == WK_SUCCESS && stub_compute)
+        scan_from_host(d_in, d_out, n, dtype, op, 0, 0, d_prefix);
+    return st;
+}
+
+wk_status wk_exclusive_scan_from(wk_context *ctx, const void *d_in, void *d_out, size_t n, wk_dtype dtype,
+                                 wk_op op, wk_value init, const void *d_prefix, cudaStream_t stream)
+{
+    record(ctx, d_in, d_out, n, dtype, op, stream);
+    stub_last.init = bits(init);
+    stub_last.prefix = d_prefix;
+    wk_status st = finish("wk_exclusive_scan_from");
+    if (st == WK_SUCCESS && stub_compute)
+        scan_from_host(d_in, d_out, n, dtype, op, 1, bits(init), d_prefix);
+    return st;
+}
+
 #endif
 
 /* ------------------------------------------------ CUDA runtime stand-ins */
