@@ -17,8 +17,9 @@ if ! "$venv/bin/python" -c 'import os, sysconfig; raise SystemExit(not os.path.e
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
     $sudo apt-get update -qq && $sudo apt-get install -y -qq python3-dev
 fi
-# NumPy too: without it the GPU tests skip even where a GPU is.
-"$venv/bin/python" -m pip install --quiet --upgrade pip pytest setuptools wheel numpy
+# NumPy too: without it the GPU tests skip even where a GPU is; Dask for
+# warpkit.dask's tests.
+"$venv/bin/python" -m pip install --quiet --upgrade pip pytest setuptools wheel numpy "dask[array]"
 WARPKIT_BUNDLE_LIBRARY=build/src/libwarpkit.so \
     "$venv/bin/python" -m pip install --quiet --no-build-isolation ./python
 "$venv/bin/python" -m pytest python/tests -q "$@"

@@ -1,0 +1,246 @@
+"""CPU tests of warpkit.dask: the graphs it builds (chunk, combine and
+aggregate steps; chained scans; selects of unknown chunk sizes), computed by
+Dask on NumPy chunks with a NumPy stand-in for the warpkit calls each task
+makes (`warpkit.dask._wk`).  What the GPU does in those calls is
+test_gpu_dask.py's."""
+
+import math
+
+import pytest
+
+np = pytest.importorskip("numpy")
+da = pytest.importorskip("dask.array", reason="warpkit.dask needs dask[array]")
+
+import warpkit.dask as wkd  # noqa: E402
+
+PARTIAL = 64
+
+
+def rule(dtype):
+    """NumPy's dtype of a sum (CuPy's chunks follow it)."""
+    return np.zeros(0, dtype).sum().dtype
+
+
+class Standin:
+    """The warpkit calls warpkit.dask makes, on NumPy arrays; each call is
+    counted by name.  A partial holds its part's sum as a float64 (exact
+    for the values these tests draw) and its length."""
+
+    def __init__(self):
+        self.calls = []
+
+    def _log(self, name):
+        self.calls.append(name)
+
+    def repro_partial(self, x):
+        self._log("repro_partial")
+        assert x.dtype.kind == "f"
+        p = np.zeros(PARTIAL, np.uint8)
+        p[:8] = np.frombuffer(np.float64(x.astype(np.float64).sum()).tobytes(), np.uint8)
+        p[8:16] = np.frombuffer(np.int64(x.size).tobytes(), np.uint8)
+        return p
+
+    def repro_finalize(self, partials, dtype):
+        self._log("repro_finalize")
+        assert partials.dtype == np.uint8 and partials.size % PARTIAL == 0
+        rows = partials.reshape(-1, PARTIAL)
+        total = np.float64(0.0)
+        for r in rows:
+            total += np.frombuffer(r[:8].tobytes(), np.float64)[0]
+        self.finalized_lengths = int(sum(np.frombuffer(r[8:16].tobytes(), np.int64)[0] for r in rows))
+        return np.asarray(total, dtype=dtype)
+
+    def sum(self, x, axis=None, reproducible=False):
+        self._log("sum")
+        return np.asarray(np.sum(x, axis=axis, dtype=rule(x.dtype)))
+
+    def _extreme(self, name, ufunc, x, axis):
+        """As warpkit's: an empty input gives the op's identity."""
+        self._log(name)
+        big = np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).max
+        ident = np.asarray(big if ufunc is np.minimum else -big if x.dtype.kind == "f" else np.iinfo(x.dtype).min,
+                           x.dtype)
+        return np.asarray(ufunc.reduce(x, axis=axis, initial=ident[()]), x.dtype)
+
+    def min(self, x, axis=None):
+        return self._extreme("min", np.minimum, x, axis)
+
+    def max(self, x, axis=None):
+        return self._extreme("max", np.maximum, x, axis)
+
+    def _scan(self, name, ufunc, x, prefix, axis, dtype):
+        self._log(name)
+        y = ufunc.accumulate(x.astype(dtype), axis=-1 if axis is not None else 0)
+        if prefix is not None:
+            assert prefix.shape == (1,) and prefix.dtype == dtype, (prefix.shape, prefix.dtype)
+            y = ufunc(prefix[0], y).astype(dtype)
+        return y
+
+    def cumsum(self, x, prefix=None, axis=None):
+        return self._scan("cumsum", np.add, x, prefix, axis, rule(x.dtype))
+
+    def cummin(self, x, prefix=None, axis=None):
+        return self._scan("cummin", np.minimum, x, prefix, axis, x.dtype)
+
+    def cummax(self, x, prefix=None, axis=None):
+        return self._scan("cummax", np.maximum, x, prefix, axis, x.dtype)
+
+    def _room(self, kept, dtype, n):
+        out = np.full(n, 99, dtype)  # poison past the count
+        out[:kept.size] = kept
+        return out, np.asarray(kept.size, np.int64)
+
+    def select(self, x, op, value):
+        self._log("select")
+        assert op == ">"
+        return self._room(x[x > value], x.dtype, x.size)
+
+    def compress(self, mask, x):
+        self._log("compress")
+        return self._room(x[mask.astype(bool)], x.dtype, x.size)
+
+    def nonzero(self, x, op, value):
+        self._log("nonzero")
+        assert op == "!="
+        return self._room(np.flatnonzero(x != value).astype(np.int64), np.int64, x.size)
+
+    def trim(self, out, count):
+        self._log("trim")
+        return out[:int(count)]
+
+
+@pytest.fixture
+def wk(monkeypatch):
+    s = Standin()
+    monkeypatch.setattr(wkd, "_wk", s)
+    return s
+
+
+@pytest.fixture
+def rng(request):
+    seed = np.random.SeedSequence().entropy % (1 << 32)
+    print("seed %d (%s)" % (seed, request.node.name))
+    return np.random.default_rng(seed)
+
+
+def chunkings(n):
+    """Eleven ways to cut n elements, empty chunks and chunks of one among them."""
+    third = max(n // 3, 1)
+    cuts = [(n,), (1,) * n, (0, n), (n, 0), (third, 0, n - third), (0, 1, n - 1, 0)]
+    for size in (2, 3, 7, 64, max(n // 2, 1)):
+        full, rest = divmod(n, size)
+        cuts.append((size,) * full + ((rest,) if rest else ()))
+    return [c for c in cuts if sum(c) == n and min(c) >= 0]
+
+
+def quarters(rng, n, dtype):
+    return (rng.integers(-40, 41, n) * 0.25).astype(dtype)  # sums of these are exact
+
+
+# ---------------------------------------------------------------- sums
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_reproducible_sum_is_one_rounding_of_every_chunk(wk, rng, dtype):
+    n = 301
+    x = quarters(rng, n, dtype)
+    want = np.asarray(x.astype(np.float64).sum(), dtype)
+    seen = set()
+    cuts = chunkings(n)
+    assert len(cuts) >= 10
+    for chunks in cuts:
+        for split_every in (None, 2, 3):
+            d = da.from_array(x, chunks=(chunks,))
+            wk.calls.clear()
+            s = wkd.sum(d, reproducible=True, split_every=split_every)
+            assert wk.calls == []  # lazy
+            assert s.shape == () and s.dtype == np.dtype(dtype)
+            got = s.compute(scheduler="sync")
+            assert wk.calls.count("repro_partial") == len(chunks)  # every chunk once
+            assert wk.calls.count("repro_finalize") == 1  # one rounding
+            assert wk.finalized_lengths == n
+            assert got.dtype == np.dtype(dtype) and got.tobytes() == want.tobytes()
+            seen.add(got.tobytes())
+    assert len(seen) == 1
+
+
+def test_reproducible_sum_with_threads_and_shapes(wk, rng):
+    x = quarters(rng, (6, 50), "float32")
+    d = da.from_array(x, chunks=(2, 7))
+    got = wkd.sum(d, reproducible=True).compute(scheduler="threads")
+    assert got.tobytes() == np.asarray(x.astype(np.float64).sum(), np.float32).tobytes()
+
+
+def test_reproducible_sum_refuses_integers(wk):
+    with pytest.raises(TypeError, match="float"):
+        wkd.sum(da.ones(10, dtype=np.int32, chunks=3), reproducible=True)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "bool", "float64"])
+def test_sum_min_max(wk, rng, dtype):
+    x = (rng.integers(0, 2, 257) if dtype == "bool" else rng.integers(-100, 100, 257)).astype(dtype)
+    for chunks in chunkings(x.size):
+        d = da.from_array(x, chunks=(chunks,))
+        s = wkd.sum(d, split_every=2)
+        assert s.dtype == rule(x.dtype)
+        got = s.compute(scheduler="sync")
+        assert got == x.sum() and got.dtype == rule(x.dtype)
+        if dtype != "bool":
+            assert wkd.min(d).compute(scheduler="sync") == x.min()
+            assert wkd.max(d).compute(scheduler="sync") == x.max()
+
+
+def test_rows(wk, rng):
+    x = quarters(rng, (9, 13), "float64")
+    d = da.from_array(x, chunks=(4, 13))
+    np.testing.assert_array_equal(wkd.sum(d, axis=-1).compute(scheduler="sync"), x.sum(axis=-1))
+    np.testing.assert_array_equal(wkd.max(d, axis=1).compute(scheduler="sync"), x.max(axis=-1))
+    np.testing.assert_array_equal(wkd.cumsum(d, axis=-1).compute(scheduler="sync"), np.cumsum(x, axis=-1))
+    with pytest.raises(ValueError, match="whole rows"):
+        wkd.sum(da.from_array(x, chunks=(4, 5)), axis=-1)
+    with pytest.raises(ValueError, match="axis"):
+        wkd.sum(d, axis=0)
+
+
+# --------------------------------------------------------------- scans
+@pytest.mark.parametrize("name,ref", [("cumsum", np.add), ("cummin", np.minimum), ("cummax", np.maximum)])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float64"])
+def test_scans_carry_from_chunk_to_chunk(wk, rng, name, ref, dtype):
+    x = rng.integers(-1000, 1000, 203).astype(dtype)
+    out_dtype = rule(x.dtype) if name == "cumsum" else x.dtype
+    want = ref.accumulate(x.astype(out_dtype))
+    for chunks in chunkings(x.size):
+        d = da.from_array(x, chunks=(chunks,))
+        wk.calls.clear()
+        y = getattr(wkd, name)(d)
+        assert wk.calls == []
+        assert y.chunks == d.chunks and y.dtype == out_dtype
+        got = y.compute(scheduler="sync")
+        assert wk.calls.count(name) == len(chunks)
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == out_dtype
+
+
+def test_mask_cumsum_of_a_2d_array(wk, rng):
+    m = rng.integers(0, 2, (5, 40)).astype(bool)
+    got = wkd.cumsum(da.from_array(m, chunks=(2, 9))).compute(scheduler="threads")
+    np.testing.assert_array_equal(got, np.cumsum(m.reshape(-1)))
+    assert got.dtype == np.int64
+
+
+# ------------------------------------------------------------- selects
+def test_selects_have_unknown_chunks(wk, rng):
+    x = rng.random(500)
+    m = rng.integers(0, 2, 500).astype(np.uint8)
+    for chunks in chunkings(x.size):
+        d, dm = da.from_array(x, chunks=(chunks,)), da.from_array(m, chunks=(chunks,))
+        for got, want in ((wkd.select(d, ">", 0.5), x[x > 0.5]), (wkd.compress(dm, d), x[m.astype(bool)]),
+                          (wkd.nonzero(dm), np.flatnonzero(m))):
+            assert len(got.chunks[0]) == len(chunks)
+            assert all(math.isnan(c) for c in got.chunks[0])
+            np.testing.assert_array_equal(got.compute(scheduler="sync"), want)
+
+
+def test_compress_rechunks_the_mask(wk, rng):
+    x = rng.random(100)
+    m = rng.integers(0, 2, 100).astype(bool)
+    got = wkd.compress(da.from_array(m, chunks=30), da.from_array(x, chunks=17))
+    np.testing.assert_array_equal(got.compute(scheduler="sync"), x[m])
