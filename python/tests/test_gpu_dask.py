@@ -82,3 +82,17 @@ def test_selects(request):
     np.testing.assert_array_equal(wkd.select(d, ">", 0.5).compute().get(), x[x > 0.5])
     np.testing.assert_array_equal(wkd.compress(dm, d).compute().get(), x[m])
     np.testing.assert_array_equal(wkd.nonzero(dm).compute().get(), np.flatnonzero(m))
+
+
+def test_reproducible_sum_on_a_local_cluster_of_processes(request):
+    """Two worker processes sharing the GPU: the chunks travel between
+    processes, the partials too; the bits are those of one call."""
+    distributed = pytest.importorskip("distributed", reason="the local cluster needs distributed")
+    rng = rng_for(request)
+    x = rng.standard_normal(N).astype(np.float32)
+    want = warpkit.sum(cupy.asarray(x), reproducible=True).get()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        for chunks in chunkings(N)[4:9]:
+            got = client.compute(wkd.sum(on_gpu(x, chunks), reproducible=True, split_every=3)).result()
+            assert got.get().tobytes() == want.tobytes(), chunks[:4]

@@ -3,7 +3,7 @@
     python -m warpkit.bench [--json FILE] [--min-n 2^10] [--max-n 2^30] [--repeats 9]
                             [--inputs torch,cupy] [--ops sum,sum_out,cumsum,argmax,compact,compact_nosync,sum_mask]
                             [--tests-json FILE] [--rotate-mib 512] [--no-host] [--no-cuda-compute]
-                            [--release-gil on|off]
+                            [--release-gil on|off] [--dask [--dask-n 2^30] [--dask-chunk 2^26]]
 
 Ops (float32, uniform [0, 1) data):
   sum             warpkit.sum(x)            | x.sum()       | cuda.compute reduce_into (output given)
@@ -31,6 +31,15 @@ in microseconds per call.  Inputs rotate over several buffers (views of one
 allocation of about --rotate-mib MiB, at least 2 buffers, at most 32768):
 rows say "cold" when those buffers together are at least twice the L2 cache,
 "warm" otherwise, and give the buffer count.
+
+Dask (--dask; needs dask[array] and CuPy): over a Dask array of --dask-n
+float32 elements (default 2^30) in chunks of --dask-chunk (2^26) on one GPU,
+the compute() wall time of warpkit.dask's sum, reproducible sum, cumsum and
+compaction beside Dask's own on the same CuPy chunks (x.sum(), x.sum() again
+for the reproducible row, x.cumsum(), x[x > 0.5]), each followed by a device
+synchronization, median of 5 after one warm-up; rows dask_sum,
+dask_sum_repro, dask_cumsum and dask_compact, lib "warpkit" or "dask".
+`--ops ""` leaves out the other rows.
 
 Output: a table with the library / warpkit speedup, and with --json a file
   {"commit", "device", "date", "tests": {"passed", "failed", "skipped"},
@@ -290,6 +299,37 @@ def git_commit():
         return "unknown"
 
 
+def dask_rows(n, chunk):
+    """The --dask rows: compute() wall times, warpkit.dask beside Dask's own."""
+    import cupy
+    import dask.array as da
+    import warpkit.dask as wkd
+    x = da.from_array(cupy.random.random(n, dtype=cupy.float32), chunks=chunk, asarray=False)
+    cases = [("dask_sum", lambda: wkd.sum(x), lambda: x.sum()),
+             ("dask_sum_repro", lambda: wkd.sum(x, reproducible=True), lambda: x.sum()),
+             ("dask_cumsum", lambda: wkd.cumsum(x), lambda: x.cumsum()),
+             ("dask_compact", lambda: wkd.select(x, ">", 0.5), lambda: x[x > 0.5])]
+    sync = cupy.cuda.Device().synchronize
+    rows = []
+    for op, ours, theirs in cases:
+        times = {}
+        for lib, build in (("warpkit", ours), ("dask", theirs)):
+            build().compute()
+            sync()
+            runs = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                build().compute()
+                sync()
+                runs.append((time.perf_counter() - t0) * 1e6)
+            times[lib] = statistics.median(runs)
+            rows.append({"op": op, "lib": lib, "input": "cupy", "dtype": "f32", "n": n, "us": round(times[lib], 1),
+                         "chunk": chunk})
+        print("%-15s %-6s %12d %8s %11.1f %11.1f %7.2fx" % (op, "dask", n, "-", times["warpkit"], times["dask"],
+                                                           times["dask"] / times["warpkit"]), flush=True)
+    return rows
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m warpkit.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--json", help="write the results to this file")
@@ -302,6 +342,9 @@ def main(argv=None):
     p.add_argument("--tests-json", help="test counts to embed (pytest python/tests --wk-json FILE)")
     p.add_argument("--no-host", action="store_true", help="leave out the host-cost rows")
     p.add_argument("--no-cuda-compute", action="store_true", help="leave out cuda.compute")
+    p.add_argument("--dask", action="store_true", help="add the Dask rows (warpkit.dask beside Dask on CuPy)")
+    p.add_argument("--dask-n", default="2^30", type=parse_size, help="elements of the Dask array")
+    p.add_argument("--dask-chunk", default="2^26", type=parse_size, help="elements of a chunk")
     p.add_argument("--release-gil", choices=["on", "off"], default=None,
                    help="whether calls release the GIL around the C call (default: the package's)")
     args = p.parse_args(argv)
@@ -399,6 +442,9 @@ def main(argv=None):
                 del bufs, big, peer
                 side.free()
 
+    if args.dask:
+        rows += dask_rows(args.dask_n, args.dask_chunk)
+
     tests = {"passed": None, "failed": None, "skipped": None}
     if args.tests_json:
         with open(args.tests_json) as f:
@@ -412,7 +458,8 @@ def main(argv=None):
               "release_gil": warpkit._lib.native().releases_gil(),
               "versions": {"python": sys.version.split()[0], "warpkit": warpkit.__version__,
                            "cuda-cccl": compute.version if compute else None,
-                           **{m: getattr(sys.modules.get(m), "__version__", None) for m in ("torch", "cupy")}}}
+                           **{m: getattr(sys.modules.get(m), "__version__", None)
+                              for m in ("torch", "cupy", "dask")}}}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
