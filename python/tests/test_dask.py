@@ -101,8 +101,8 @@ class Standin:
 
     def nonzero(self, x, op, value):
         self._log("nonzero")
-        assert op == "!="
-        return self._room(np.flatnonzero(x != value).astype(np.int64), np.int64, x.size)
+        keep = {"!=": np.not_equal, ">": np.greater}[op](x, value)
+        return self._room(np.flatnonzero(keep).astype(np.int64), np.int64, x.size)
 
     def trim(self, out, count):
         self._log("trim")
@@ -244,3 +244,44 @@ def test_compress_rechunks_the_mask(wk, rng):
     m = rng.integers(0, 2, 100).astype(bool)
     got = wkd.compress(da.from_array(m, chunks=30), da.from_array(x, chunks=17))
     np.testing.assert_array_equal(got.compute(scheduler="sync"), x[m])
+
+
+# ------------------------------------------------------ graphs, metadata
+def test_building_calls_nothing(wk, rng):
+    x = da.from_array(rng.random((6, 40)), chunks=(2, 40))
+    m = da.from_array(rng.integers(0, 2, 240).astype(bool), chunks=50)
+    built = [wkd.sum(x), wkd.sum(x, reproducible=True), wkd.sum(x, axis=-1), wkd.min(x), wkd.max(x, axis=-1),
+             wkd.cumsum(x), wkd.cummax(x, axis=-1), wkd.select(x, ">", 0.5), wkd.compress(m, x), wkd.nonzero(m)]
+    assert wk.calls == []
+    for b in built:
+        b.compute(scheduler="sync")
+    assert wk.calls
+
+
+def test_results_are_0d_as_dask_sums_are(wk, rng):
+    x = quarters(rng, 100, "float64")
+    d = da.from_array(x, chunks=9)
+    for s in (wkd.sum(d), wkd.sum(d, reproducible=True), wkd.min(d)):
+        assert s.ndim == 0 and s._meta.ndim == 0
+    both = da.stack([wkd.sum(d), wkd.sum(d, reproducible=True)]).compute(scheduler="sync")
+    np.testing.assert_array_equal(both, [x.sum(), x.sum()])
+
+
+def test_row_sums_declare_the_dtype_they_make(wk, rng):
+    for dtype, want in (("int32", np.int64), ("uint8", np.uint64), ("bool", np.int64), ("float32", np.float32)):
+        x = da.from_array(rng.integers(0, 2, (4, 10)).astype(dtype), chunks=(2, 10))
+        s = wkd.sum(x, axis=-1)
+        assert s.dtype == want and s.compute(scheduler="sync").dtype == want
+    with pytest.raises(TypeError, match="float"):
+        wkd.sum(da.ones((4, 10), dtype=np.int32, chunks=(2, 10)), axis=-1, reproducible=True)
+
+
+def test_nonzero_of_unknown_chunks_asks_for_their_sizes(wk, rng):
+    x = da.from_array(rng.random(100), chunks=10)
+    kept = wkd.select(x, ">", 0.5)
+    with pytest.raises(ValueError, match="compute_chunk_sizes"):
+        wkd.nonzero(kept)
+    kept.compute_chunk_sizes()
+    got = wkd.nonzero(kept, ">", 0.75).compute(scheduler="sync")
+    v = x.compute()
+    np.testing.assert_array_equal(got, np.flatnonzero(v[v > 0.5] > 0.75))

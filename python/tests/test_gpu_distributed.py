@@ -91,3 +91,105 @@ def test_two_ranks(tmp_path):
     seed = int.from_bytes(os.urandom(4), "little")
     print("seed", seed)
     mp.spawn(_two_ranks, args=(str(tmp_path), seed), nprocs=2, join=True)
+
+
+class ThreadRanks:
+    """torch.distributed's calls that warpkit.distributed makes, for ranks
+    that are threads of this process on one GPU: all_gather_into_tensor
+    meets the other threads at a barrier.  Lets the cross-rank logic (the
+    prefixes, offsets, ties, empty parts) run where there is one GPU."""
+
+    def __init__(self, world):
+        import threading
+        self.world, self.local = world, threading.local()
+        self.barrier = threading.Barrier(world)
+        self.slots = [None] * world
+
+    def get_world_size(self, group=None):
+        return self.world
+
+    def get_rank(self, group=None):
+        return self.local.rank
+
+    def all_gather_into_tensor(self, out, t, group=None):
+        torch.cuda.synchronize()
+        self.slots[self.local.rank] = t.clone()
+        self.barrier.wait()
+        for r, s in enumerate(self.slots):
+            out[r].copy_(s.reshape(-1))
+        torch.cuda.synchronize()
+        self.barrier.wait()
+
+    def run(self, parts, fn):
+        import threading
+        results, errors = [None] * self.world, []
+
+        def body(r):
+            self.local.rank = r
+            try:
+                results[r] = fn(parts[r])
+                torch.cuda.synchronize()
+            except Exception as e:  # reported below
+                errors.append(e)
+                self.barrier.abort()
+
+        threads = [threading.Thread(target=body, args=(r,)) for r in range(self.world)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+        return results
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int16, torch.int32])
+def test_simulated_ranks(monkeypatch, dtype):
+    seed = int.from_bytes(os.urandom(4), "little")
+    print("seed", seed)
+    g = torch.Generator().manual_seed(seed)
+    sizes = [1000, 0, 1, 70001]
+    if dtype.is_floating_point:
+        parts = [torch.randn(n, generator=g).to(dtype) for n in sizes]
+        parts[3][5] = parts[0].max()  # a tie across ranks: the first wins
+        parts[0][7] = parts[3].min().item() - 1
+    else:
+        parts = [torch.randint(-50, 50, (n,), generator=g).to(dtype) for n in sizes]
+    parts = [p.cuda() for p in parts]
+    whole = torch.cat(parts)
+    ranks = ThreadRanks(len(parts))
+    monkeypatch.setattr(wkdist, "dist", ranks)
+    starts = [sum(sizes[:r]) for r in range(len(sizes))]
+
+    for r, (v, i) in enumerate(ranks.run(parts, wkdist.argmax)):
+        wv, wi = warpkit.argmax(whole, return_value=True)
+        assert torch.equal(i, wi) and torch.equal(v, wv), r
+    for r, (v, i) in enumerate(ranks.run(parts, wkdist.argmin)):
+        wv, wi = warpkit.argmin(whole, return_value=True)
+        assert torch.equal(i, wi) and torch.equal(v, wv), r
+    for name in ("cummin", "cummax") + (() if dtype.is_floating_point else ("cumsum",)):
+        want = getattr(warpkit, name)(whole)
+        for r, y in enumerate(ranks.run(parts, getattr(wkdist, name))):
+            assert torch.equal(y, want[starts[r]:starts[r] + sizes[r]]), (name, r)
+    for r, (out, count, offset, total) in enumerate(ranks.run(parts, lambda p: wkdist.select(p, ">", 0))):
+        assert int(count) == int((parts[r] > 0).sum()) and int(total) == int((whole > 0).sum())
+        assert int(offset) == int((whole[:starts[r]] > 0).sum())
+    if dtype.is_floating_point:
+        want = warpkit.sum(whole, reproducible=True)
+        for s in ranks.run(parts, lambda p: wkdist.sum(p, reproducible=True)):
+            assert s.cpu().numpy().tobytes() == want.cpu().numpy().tobytes()
+    else:
+        for s in ranks.run(parts, wkdist.sum):
+            assert torch.equal(s, warpkit.sum(whole))
+
+
+def test_simulated_argmax_with_nan_and_empty_parts(monkeypatch):
+    parts = [torch.empty(0), torch.tensor([1.0, 5.0]), torch.tensor([float("nan"), 9.0]), torch.tensor([float("nan")])]
+    parts = [p.cuda() for p in parts]
+    ranks = ThreadRanks(len(parts))
+    monkeypatch.setattr(wkdist, "dist", ranks)
+    for v, i in ranks.run(parts, wkdist.argmax):
+        assert int(i) == 2 and torch.isnan(v)  # the first NaN of the whole
+    empty = [p[:0] for p in parts]
+    for v, i in ranks.run(empty, wkdist.argmax):
+        assert int(i) == -1

@@ -34,6 +34,7 @@ import sys
 from functools import partial
 
 import dask.array as da
+from dask.array.utils import meta_from_array
 from dask.highlevelgraph import HighLevelGraph
 
 import warpkit as _wk
@@ -119,14 +120,21 @@ def _repro_aggregate(parts, dtype=None, axis=None, keepdims=None, computing_meta
     return _wk.repro_finalize(_repro_combine(parts)["partials"], dtype)
 
 
+def _meta(x, ndim, dtype):
+    """An empty array of x's chunk type: what Dask is told a result holds, so
+    that it runs no warpkit call to find out while building the graph."""
+    return meta_from_array(x._meta, ndim=ndim, dtype=dtype)
+
+
 def _tree(x, chunk, combine, aggregate, dtype, split_every):
     return da.reduction(x, chunk, aggregate, combine=combine, axis=None, keepdims=False, dtype=dtype,
-                        split_every=split_every, concatenate=False, meta=x._meta.reshape(0)[:0].astype(dtype))
+                        split_every=split_every, concatenate=False, meta=_meta(x, 0, dtype))
 
 
 def _rowwise(x, fn, dtype):
     """fn(block, axis=-1) on each chunk of whole rows: one value per row."""
-    return x.map_blocks(lambda b: fn(b, axis=-1), drop_axis=x.ndim - 1, dtype=dtype)
+    return x.map_blocks(lambda b: fn(b, axis=-1), drop_axis=x.ndim - 1, dtype=dtype,
+                        meta=_meta(x, x.ndim - 1, dtype))
 
 
 def sum(x, *, axis=None, reproducible=False, split_every=None):  # noqa: A001 (numpy's name)
@@ -137,15 +145,14 @@ def sum(x, *, axis=None, reproducible=False, split_every=None):  # noqa: A001 (n
     chunks' dtype rules (int64 for bool and narrow integers)."""
     what = "warpkit.dask.sum"
     axis = _check_axis(axis, x, what)
+    if reproducible and x.dtype.kind != "f":
+        raise TypeError("%s: reproducible sums are of float dtypes, not %s" % (what, x.dtype))
     if axis is not None:
-        return _rowwise(x, lambda b, axis: _wk.sum(b, axis=axis, reproducible=reproducible),
-                        _sum_dtype(x, reproducible))
+        return _rowwise(x, lambda b, axis: _wk.sum(b, axis=axis, reproducible=reproducible), _sum_dtype(x))
     if reproducible:
-        if x.dtype.kind != "f":
-            raise TypeError("%s: reproducible sums are of float dtypes, not %s" % (what, x.dtype))
         return _tree(_flat(x), _repro_chunk, _repro_combine, partial(_repro_aggregate, dtype=_dtype_name(x)),
                      x.dtype, split_every)
-    dtype = _sum_dtype(x, False)
+    dtype = _sum_dtype(x)
     chunk = partial(_reduce_chunk, _wk.sum)
     # the chunks' sums are of the wider dtype already: summing them keeps it
     return _tree(_flat(x), chunk, partial(_reduce_combine, _wk.sum), partial(_reduce_aggregate, _wk.sum), dtype,
@@ -174,41 +181,49 @@ def _dtype_name(x):
     return x.dtype.name
 
 
-def _sum_dtype(x, reproducible):
+def _sum_dtype(x):
     """The dtype of a sum of x's chunks, by NumPy's rules (CuPy's chunks):
     floats keep theirs, bool and integers narrower than 64 bits widen."""
     import numpy as np
-    if reproducible or x.dtype.kind == "f":
+    if x.dtype.kind == "f":
         return x.dtype
     return np.zeros(0, x.dtype).sum().dtype
 
 
 # --------------------------------------------------------------------- scans
-def _scan_pair(fn, block, previous):
+def _copy(a):
+    return a.clone() if type(a).__module__.startswith("torch") else a.copy()
+
+
+def _scan_pair(fn, block, carry):
     """(output, carry) of one chunk: its scan continued from the carry of
     the chunks before it (None before the first); an empty chunk passes the
-    carry on."""
-    carry = None if previous is None else previous[1]
+    carry on.  The carry is a copy of one element, so that the next chunk's
+    task needs (and keeps alive) no more than that."""
     y = fn(block.reshape(-1), prefix=carry)
-    return y, (y[-1:] if y.shape[0] else carry)
+    return y, (_copy(y[-1:]) if y.shape[0] else carry)
 
 
 def _chained_scan(x, fn, dtype, name):
+    """Chunk i's task waits for chunk i - 1's carry. The carry is read on the
+    device in the order of the chunks' stream (the array library's current
+    one, where both tasks run)."""
     x = _flat(x)
     token = "%s-%s" % (name, x.name)
-    pairs, outs = "pair-" + token, token
+    pairs, carries, outs = "pair-" + token, "carry-" + token, token
     layer = {}
     for i in range(x.numblocks[0]):
-        layer[(pairs, i)] = (_scan_pair, fn, (x.name, i), (pairs, i - 1) if i else None)
+        layer[(pairs, i)] = (_scan_pair, fn, (x.name, i), (carries, i - 1) if i else None)
         layer[(outs, i)] = (operator.getitem, (pairs, i), 0)
+        layer[(carries, i)] = (operator.getitem, (pairs, i), 1)
     graph = HighLevelGraph.from_collections(outs, layer, dependencies=[x])
-    return da.Array(graph, outs, chunks=x.chunks, dtype=dtype, meta=x._meta.reshape(0)[:0].astype(dtype))
+    return da.Array(graph, outs, chunks=x.chunks, dtype=dtype, meta=_meta(x, 1, dtype))
 
 
 def _scan(x, fn, dtype, name, axis):
     axis = _check_axis(axis, x, "warpkit.dask.%s" % name)
     if axis is not None:
-        return x.map_blocks(lambda b: fn(b, axis=-1), dtype=dtype)
+        return x.map_blocks(lambda b: fn(b, axis=-1), dtype=dtype, meta=_meta(x, x.ndim, dtype))
     return _chained_scan(x, fn, dtype, name)
 
 
@@ -216,7 +231,7 @@ def cumsum(x, *, axis=None):
     """The cumulative sum, a lazy Dask array: flat, each chunk continued from
     the chunks before it on the device; with axis=-1, row by row.  Its dtype
     follows the chunks' sum rules (a bool mask's cumsum is int64)."""
-    return _scan(x, _wk.cumsum, _sum_dtype(x, False), "cumsum", axis)
+    return _scan(x, _wk.cumsum, _sum_dtype(x), "cumsum", axis)
 
 
 def cummin(x, *, axis=None):
@@ -244,7 +259,8 @@ def select(x, op, value=None):
     Dask array of unknown chunk sizes (one chunk per input chunk), as
     x[x > value] gives in Dask."""
     x = _flat(x)
-    return x.map_blocks(lambda b: _kept(_wk.select(b, op, value)), chunks=_unknown(x), dtype=x.dtype)
+    return x.map_blocks(lambda b: _kept(_wk.select(b, op, value)), chunks=_unknown(x), dtype=x.dtype,
+                        meta=_meta(x, 1, x.dtype))
 
 
 def compress(mask, x):
@@ -254,20 +270,25 @@ def compress(mask, x):
     x, mask = _flat(x), _flat(mask)
     if mask.chunks != x.chunks:
         mask = mask.rechunk(x.chunks)
-    return da.map_blocks(lambda m, b: _kept(_wk.compress(m, b)), mask, x, chunks=_unknown(x), dtype=x.dtype)
+    return da.map_blocks(lambda m, b: _kept(_wk.compress(m, b)), mask, x, chunks=_unknown(x), dtype=x.dtype,
+                         meta=_meta(x, 1, x.dtype))
 
 
 def nonzero(x, op="!=", value=0):
     """The int64 indices (into flat x) of its elements for which
     `x op value` holds (by default the nonzero ones), in order, in chunks of
     unknown sizes."""
+    import math
     import numpy as np
     x = _flat(x)
-    starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).tolist()
+    if any(math.isnan(c) for c in x.chunks[0]):
+        raise ValueError("warpkit.dask.nonzero: x has chunks of unknown sizes (a select's result?), so its "
+                         "indices cannot be placed; call x.compute_chunk_sizes() first")
+    starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64).tolist()
 
     def block(b, block_id=None):
         idx = _kept(_wk.nonzero(b, op, value))
         start = starts[block_id[0]]
         return idx + start if start else idx
 
-    return x.map_blocks(block, chunks=_unknown(x), dtype=np.int64)
+    return x.map_blocks(block, chunks=_unknown(x), dtype=np.int64, meta=_meta(x, 1, np.int64))

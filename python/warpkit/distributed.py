@@ -10,8 +10,8 @@ gives, as warpkit's C distributed calls define it:
     s = wkdist.sum(x, reproducible=True)             # the same bits for any number of ranks
     y = wkdist.cumsum(x)                             # this rank's part of the global scan
 
-A call makes its local warpkit calls and one all_gather_into_tensor of a few
-bytes a rank, all on the current stream: no host synchronization, and it can
+A call makes its local warpkit calls and all_gather_into_tensor of a few
+bytes a rank (one; three for argmin and argmax), all on the current stream: no host synchronization, and it can
 be captured in a CUDA graph.  Every rank must make the same calls in the same
 order (as for any collective).
 
@@ -39,11 +39,13 @@ __all__ = ["sum", "min", "max", "argmin", "argmax", "cumsum", "cummin", "cummax"
 
 
 def _gather(t, group):
-    """Every rank's t (same shape and dtype on all), stacked in rank order."""
+    """Every rank's t (same shape and dtype on all), stacked in rank order.
+    Moved as bytes: NCCL has no int16 or unsigned types wider than 8 bits."""
     t = t.reshape(-1).contiguous()
-    out = torch.empty((dist.get_world_size(group), t.numel()), dtype=t.dtype, device=t.device)
-    dist.all_gather_into_tensor(out, t, group=group)
-    return out
+    raw = t.view(torch.uint8)
+    out = torch.empty((dist.get_world_size(group), raw.numel()), dtype=torch.uint8, device=t.device)
+    dist.all_gather_into_tensor(out, raw, group=group)
+    return out.view(t.dtype)
 
 
 def _rank(group):
@@ -91,10 +93,12 @@ def _arg(x, fn, largest, group):
     if values.dtype.is_floating_point:
         nans = valid & torch.isnan(values)
         candidates = torch.where(nans.any(), nans, candidates)
-    rank = torch.argmax(candidates.to(torch.int32))  # the first True
-    found = valid.any()
-    global_index = torch.where(found, starts[rank] + indices[rank], torch.full_like(indices[rank], -1))
-    return values[rank], global_index
+    # the first True; index_select keeps it on the device (indexing with a
+    # tensor would read it back to the host)
+    rank = torch.argmax(candidates.to(torch.int32)).reshape(1)
+    value = values.index_select(0, rank).reshape(())
+    index = (starts.index_select(0, rank) + indices.index_select(0, rank)).reshape(())
+    return value, torch.where(valid.any(), index, torch.full_like(index, -1))
 
 
 def argmin(x, *, group=None):
