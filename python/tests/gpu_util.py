@@ -236,3 +236,13 @@ def assert_equal(got, ref, what):
         i = int(np.argmin(ok))
         raise AssertionError("%s: %d of %d differ; first at %d: got %r, expected %r"
                              % (what, int((~ok).sum()), ok.size, i, got.flat[i], ref.flat[i]))
+
+
+def identity(op, name):
+    """The identity of a scan op ("sum", "min", "max") in dtype `name`."""
+    if op == "sum":
+        return 0
+    if name in FLOATS:
+        return np.inf if op == "min" else -np.inf
+    info = np.iinfo(np.dtype(name))
+    return info.max if op == "min" else info.min

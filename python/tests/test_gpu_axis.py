@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy", reason="the GPU tests need NumPy")
 
 import warpkit  # noqa: E402
 from gpu_util import (DTYPES, EPS_ACC, EPS_OUT, FLOATS, INTS, assert_close, assert_equal, assert_sum,  # noqa: E402
-                      backend, random_host, rng_for)
+                      backend, identity, random_host, rng_for)
 
 
 # id -> (shape of the array uploaded, index of the view passed, or None)
@@ -42,15 +42,6 @@ def make(B, rng, name, case, kind):
     if view is not None:
         return d[view], ref[view]
     return d, ref
-
-
-def identity(op, name):
-    if op == "sum":
-        return 0
-    if name in FLOATS:
-        return np.inf if op == "min" else -np.inf
-    info = np.iinfo(np.dtype(name))
-    return info.max if op == "min" else info.min
 
 
 def row_sum_tolerance(host, name, ref):

@@ -27,7 +27,7 @@ np = pytest.importorskip("numpy", reason="the GPU tests need NumPy")
 
 import warpkit  # noqa: E402
 from gpu_util import (EPS_ACC, FLOATS, INTS, ITEMSIZE, assert_close, assert_equal, host_np_dtype,  # noqa: E402
-                      poison, random_host, rng_for)
+                      identity, poison, random_host, rng_for)
 
 PARTIAL = 64  # bytes of a wk_repro_partial
 SIZES = [0, 1, 7, 1000, 65537, (1 << 20) + 3]
@@ -234,15 +234,6 @@ def test_special_values_through_partials(B, name, case, request):
 
 
 # -------------------------------------------------------------- prefix scans
-def identity(name, op):
-    if op == "sum":
-        return 0
-    if name in FLOATS:
-        return np.inf if op == "min" else -np.inf
-    info = np.iinfo(np.dtype(name))
-    return info.max if op == "min" else info.min
-
-
 def initial_value(name, op):
     if name in INTS:
         return {"sum": 3, "min": 2, "max": -2 if name.startswith("int") else 2}[op]
@@ -258,7 +249,7 @@ def scan_chunks(B, d, name, op, exclusive, initial, ways, style):
     n = d.shape[0]
     carry = None
     if style != "new":
-        carry, _ = B.upload(np.array([identity(name, op)]).astype(host_np_dtype(name)), name)
+        carry, _ = B.upload(np.array([identity(op, name)]).astype(host_np_dtype(name)), name)
     whole_out, _ = B.upload(poison(name, n), name)
     pieces = []
     for s, e in ways:
@@ -314,7 +305,7 @@ def test_chained_prefix_scans(B, op, mode, name, n, request):
     out, _ = B.upload(poison(name, n), name)
     whole = warpkit.scan(d, op, exclusive=exclusive, initial=initial, out=out)
     whole_bits = raw(B, whole)
-    init = identity(name, op) if initial is None else initial
+    init = identity(op, name) if initial is None else initial
     seq = ref_host
     if exclusive and n:
         seq = np.concatenate([np.array([init]).astype(ref_host.dtype), ref_host[:-1]])
