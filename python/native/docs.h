@@ -131,16 +131,19 @@ static const char doc_partition[] = SIGNATURE(
 "(out, count). Asynchronous.";
 
 static const char doc_nonzero[] = SIGNATURE(
-    "nonzero($module, x, op='!=', value=0, *, out=None, count=None, stream=None)")
+    "nonzero($module, x, op='!=', value=0, *, out=None, count=None, stream=None, index_base=None)")
 "Indices (int64) of the elements of the flattened x for which `e <op> value`\n"
 "holds (default: e != 0, as numpy.nonzero), to out[0:count]. Returns (indices,\n"
-"count). Asynchronous.";
+"count). Asynchronous. index_base: a one-element int64 device array added to\n"
+"every index (x's offset in a longer input), read on the device.";
 
 static const char doc_unique_consecutive[] = SIGNATURE(
-    "unique_consecutive($module, x, *, out=None, count=None, stream=None)")
+    "unique_consecutive($module, x, *, out=None, count=None, stream=None, previous=None)")
 "The first element of every run of equal consecutive elements (== as in C: -0.0\n"
 "equals 0.0, every NaN is kept), to out[0:count]. Returns (out, count).\n"
-"Asynchronous.";
+"Asynchronous. previous: a one-element device array of x's dtype, the element\n"
+"before x[0] in a longer input (x[0] is kept only if it differs), read on the\n"
+"device.";
 
 static const char doc_compress[] = SIGNATURE("compress($module, mask, x, *, out=None, count=None, stream=None)")
 "The elements of the flattened x whose mask byte is nonzero, in order, to\n"

@@ -54,6 +54,8 @@ static const symbol api_symbols[] = {
     WKN_SYM(repro_finalize, "wk_repro_finalize", 1),
     WKN_SYM(inclusive_scan_from, "wk_inclusive_scan_from", 1),
     WKN_SYM(exclusive_scan_from, "wk_exclusive_scan_from", 1),
+    WKN_SYM(unique_from, "wk_unique_from", 1),
+    WKN_SYM(where_from, "wk_where_from", 1),
 };
 
 #define WKN_CUDA(field, name) {name, (void **)&wkn_cuda.field, 0}

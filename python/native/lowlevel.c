@@ -227,6 +227,8 @@ static PyObject *py_missing(PyObject *self, PyObject *arg)
         {"wk_repro_finalize", (const void *const *)&wkn.repro_finalize},
         {"wk_inclusive_scan_from", (const void *const *)&wkn.inclusive_scan_from},
         {"wk_exclusive_scan_from", (const void *const *)&wkn.exclusive_scan_from},
+        {"wk_unique_from", (const void *const *)&wkn.unique_from},
+        {"wk_where_from", (const void *const *)&wkn.where_from},
     };
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
         if (strcmp(name, optional[i].name) == 0)
@@ -321,6 +323,43 @@ static PyObject *py_scan_from(PyObject *self, PyObject *args)
                                             PTR(prefix), STREAM(stream)),
                     what);
     RETURN_CALL(wkn.inclusive_scan_from(ctx, PTR(in), PTR(out), (size_t)n, dt, (wk_op)op, PTR(prefix), STREAM(stream)),
+                what);
+}
+
+/* unique_from(device, in, out, count, n, dtype, previous, stream, what): wk_unique_from */
+static PyObject *py_unique_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype;
+    ull in, out, count, n, previous, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKiKKs", &device, &in, &out, &count, &n, &dtype, &previous,
+                                 &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (!wkn.unique_from)
+        return missing_entry("wk_unique_from");
+    RETURN_CALL(wkn.unique_from(ctx, PTR(in), PTR(out), (uint64_t *)PTR(count), (size_t)n, (wk_dtype)dtype,
+                                PTR(previous), STREAM(stream)),
+                what);
+}
+
+/* where_from(device, in, indices, count, n, dtype, compare, a, b, index_base, stream, what): wk_where_from */
+static PyObject *py_where_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, compare;
+    ull in, indices, count, n, a, b, base, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKiiKKKKs", &device, &in, &indices, &count, &n, &dtype, &compare,
+                                 &a, &b, &base, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (!wkn.where_from)
+        return missing_entry("wk_where_from");
+    wk_predicate p = {.compare = (wk_compare)compare, .a = value_of(a), .b = value_of(b)};
+    RETURN_CALL(wkn.where_from(ctx, PTR(in), (int64_t *)PTR(indices), (uint64_t *)PTR(count), (size_t)n,
+                               (wk_dtype)dtype, p, (const int64_t *)PTR(base), STREAM(stream)),
                 what);
 }
 
@@ -597,6 +636,10 @@ PyMethodDef wkn_lowlevel_methods[] = {
     {"call_scan_from", py_scan_from, METH_VARARGS,
      "call_scan_from(device, in, out, n, dtype, out_dtype, op, exclusive, init, prefix, stream, what): "
      "wk_*_scan_from, or wk_*_scan_to for a wider sum"},
+    {"call_unique_from", py_unique_from, METH_VARARGS,
+     "call_unique_from(device, in, out, count, n, dtype, previous, stream, what): wk_unique_from"},
+    {"call_where_from", py_where_from, METH_VARARGS,
+     "call_where_from(device, in, indices, count, n, dtype, compare, a, b, index_base, stream, what): wk_where_from"},
     {"call_segmented_reduce_to", py_segmented_reduce_to, METH_VARARGS,
      "call_segmented_reduce_to(device, in, out, count, size, stride, dtype, out_dtype, stream, what)"},
     {"call_select", py_select, METH_VARARGS,

@@ -57,6 +57,8 @@ typedef struct wkn_api {
     __typeof__(wk_repro_finalize) *repro_finalize;
     __typeof__(wk_inclusive_scan_from) *inclusive_scan_from;
     __typeof__(wk_exclusive_scan_from) *exclusive_scan_from;
+    __typeof__(wk_unique_from) *unique_from;
+    __typeof__(wk_where_from) *where_from;
 } wkn_api;
 
 /* The few CUDA runtime functions the package calls itself, from the runtime

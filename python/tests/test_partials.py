@@ -743,3 +743,45 @@ def test_torch_prefix_and_partials_take_the_python_route(stub, torch):
     c = stub.last
     assert c.fn == b"wk_repro_finalize" and c.n == 2 and c.dtype == D.BF16 and c.in_ == 0x4000
     assert isinstance(s, torch.Tensor) and s.dtype is torch.bfloat16 and s.shape == () and c.out == s.data_ptr()
+
+
+# ------------------------------------------- selects from a carried value
+def test_unique_from_a_previous_element(stub):
+    x = FakeArray(X, (9,), "<i4")
+    prev = FakeArray(P, (1,), "<i4")
+    warpkit.unique_consecutive(x, previous=prev)
+    assert stub.last.fn == b"wk_unique_from" and stub.last.prefix == P and stub.last.n == 9
+    assert stub.last.dtype == CODE["int32"]
+    warpkit.unique_consecutive(x)
+    assert stub.last.fn == b"wk_unique" and not stub.last.prefix
+
+
+def test_where_from_an_index_base(stub):
+    x = FakeArray(X, (9,), "<f4")
+    base = FakeArray(P, (1,), "<i8")
+    warpkit.nonzero(x, ">", 0.5, index_base=base)
+    assert stub.last.fn == b"wk_where_from" and stub.last.prefix == P and stub.last.n == 9
+    assert stub.last.compare == D.parse_compare(">", "test")
+    warpkit.nonzero(x)
+    assert stub.last.fn == b"wk_where" and not stub.last.prefix
+
+
+@pytest.mark.parametrize("call,carried,err", [
+    (lambda x, v: warpkit.unique_consecutive(x, previous=v), FakeArray(P, (1,), "<i8"), TypeError),
+    (lambda x, v: warpkit.unique_consecutive(x, previous=v), FakeArray(P, (2,), "<i4"), ValueError),
+    (lambda x, v: warpkit.nonzero(x, index_base=v), FakeArray(P, (1,), "<i4"), TypeError),
+    (lambda x, v: warpkit.nonzero(x, index_base=v), FakeArray(P, (0,), "<i8"), ValueError),
+])
+def test_carried_values_are_checked_before_any_call(stub, call, carried, err):
+    before = stub.calls
+    with pytest.raises(err):
+        call(FakeArray(X, (9,), "<i4"), carried)
+    assert stub.calls == before
+
+
+def test_carried_selects_on_an_old_library_raise(old_stub):
+    x = FakeArray(X, (9,), "<i4")
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_unique_from"):
+        warpkit.unique_consecutive(x, previous=FakeArray(P, (1,), "<i4"))
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_where_from"):
+        warpkit.nonzero(x, index_base=FakeArray(P, (1,), "<i8"))

@@ -606,19 +606,24 @@ def _scan(x, op, exclusive, initial, out, stream, what, axis=None, dtype=None, p
 def _prefix(N, prefix, rdt, dev, s, exclusive, widen, what):
     """The device pointer of a scan's carried prefix: one element of the
     result's dtype on x's device (read on the device, in stream order)."""
-    label = "%s: prefix" % _base(what)
-    pptr, pn, pdt, pdev, _, _, _, _ = _view(prefix, s, label)
-    if pdt != rdt:
-        raise TypeError("%s has dtype %s; the scan's result is %s" % (label, D.NAME[pdt], D.NAME[rdt]))
-    if pn != 1:
-        raise ValueError("%s has %d elements; one is needed (what precedes x[0])" % (label, pn))
-    if pdev != dev:
-        raise ValueError("%s is on device %d, the input on device %d" % (label, pdev, dev))
     if widen:
         _need(N, "wk_exclusive_scan_to" if exclusive else "wk_inclusive_scan_to", what)
     else:
         _need(N, "wk_exclusive_scan_from" if exclusive else "wk_inclusive_scan_from", what)
-    return pptr
+    return _carried(prefix, rdt, dev, s, "%s: prefix" % _base(what), "the scan's result is")
+
+
+def _carried(v, dt, dev, s, label, whose):
+    """The device pointer of a carried value (a prefix, a previous element,
+    an index base): one element of dtype dt on the input's device."""
+    vptr, vn, vdt, vdev, _, _, _, _ = _view(v, s, label)
+    if vdt != dt:
+        raise TypeError("%s has dtype %s; %s %s" % (label, D.NAME[vdt], whose, D.NAME[dt]))
+    if vn != 1:
+        raise ValueError("%s has %d elements; one is needed" % (label, vn))
+    if vdev != dev:
+        raise ValueError("%s is on device %d, the input on device %d" % (label, vdev, dev))
+    return vptr
 
 
 def scan(x, op="sum", *, axis=None, exclusive=False, initial=None, out=None, stream=None, prefix=None):
@@ -660,15 +665,22 @@ def _predicate(compare, value, hi, dt, what):
     return compare, a, b
 
 
-def _select(kind, x, compare, value, hi, out, count, stream, what, out_dt=None):
+def _select(kind, x, compare, value, hi, out, count, stream, what, out_dt=None, index_base=None):
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
     pred = _predicate(compare, value, hi, dt, what)
+    base = None
+    if index_base is not None:
+        _need(N, "wk_where_from", what)
+        base = _carried(index_base, D.I64, dev, s, "%s: index_base" % _base(what), "an index base is")
     N.context(dev)
     odt = dt if out_dt is None else out_dt
     res, optr = _out(out, (n,), n, odt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
-    N.call_select(kind, dev, ptr, optr, cptr, n, dt, pred[0], pred[1], pred[2], s, what)
+    if base is not None:
+        N.call_where_from(dev, ptr, optr, cptr, n, dt, pred[0], pred[1], pred[2], base, s, what)
+    else:
+        N.call_select(kind, dev, ptr, optr, cptr, n, dt, pred[0], pred[1], pred[2], s, what)
     return _finish(olib, (res, cnt), s, dev)
 
 
@@ -689,23 +701,30 @@ def partition(x, op, value=None, *, out=None, count=None, stream=None):
                    "warpkit.partition: x")
 
 
-def nonzero(x, op="!=", value=0, *, out=None, count=None, stream=None):
+def nonzero(x, op="!=", value=0, *, out=None, count=None, stream=None, index_base=None):
     """The Python route of warpkit.nonzero (its docstring: help(warpkit.nonzero))."""
     if op in ("isnan", "is_nan", "notnan", "not_nan") and value == 0:
         value = None
     return _select("where", x, D.parse_compare(op, "warpkit.nonzero"), value, None, out, count, stream,
-                   "warpkit.nonzero: x", out_dt=D.I64)
+                   "warpkit.nonzero: x", out_dt=D.I64, index_base=index_base)
 
 
-def unique_consecutive(x, *, out=None, count=None, stream=None):
+def unique_consecutive(x, *, out=None, count=None, stream=None, previous=None):
     """The Python route of warpkit.unique_consecutive (its docstring: help(warpkit.unique_consecutive))."""
     what = "warpkit.unique_consecutive: x"
     N = _load()
     ptr, n, dt, dev, s, olib, explicit, keep = _view(x, stream, what)
+    prev = None
+    if previous is not None:
+        _need(N, "wk_unique_from", what)
+        prev = _carried(previous, dt, dev, s, "%s: previous" % _base(what), "x's dtype is")
     N.context(dev)
     res, optr = _out(out, (n,), n, dt, dev, s, olib, explicit, what)
     cnt, cptr = _count_out(count, dev, s, olib, explicit, what)
-    N.call_unique(dev, ptr, optr, cptr, n, dt, s, what)
+    if prev is not None:
+        N.call_unique_from(dev, ptr, optr, cptr, n, dt, prev, s, what)
+    else:
+        N.call_unique(dev, ptr, optr, cptr, n, dt, s, what)
     return _finish(olib, (res, cnt), s, dev)
 
 

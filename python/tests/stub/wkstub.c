@@ -693,6 +693,24 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
     return st;
 }
 
+/* The selects continued from a carried value: recorded, the carried
+ * pointer in stub_last.prefix. */
+wk_status wk_unique_from(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,
+                         wk_dtype dtype, const void *d_previous, cudaStream_t stream)
+{
+    wk_status st = selected("wk_unique_from", ctx, d_in, d_out, d_count, n, dtype, NULL, stream);
+    stub_last.prefix = d_previous;
+    return st;
+}
+
+wk_status wk_where_from(wk_context *ctx, const void *d_in, int64_t *d_indices, uint64_t *d_count, size_t n,
+                        wk_dtype dtype, wk_predicate predicate, const int64_t *d_index_base, cudaStream_t stream)
+{
+    wk_status st = selected("wk_where_from", ctx, d_in, d_indices, d_count, n, dtype, &predicate, stream);
+    stub_last.prefix = d_index_base;
+    return st;
+}
+
 /* The reproducible partials: with stub_compute, a partial is a tag, the
  * double sum of its part (exact for the tests' values) and its length;
  * wk_repro_finalize adds the sums of the partials it is given. */
