@@ -452,6 +452,20 @@ wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_in, void *d
 wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
                                       wk_dtype dtype, wk_op op, wk_value init, cudaStream_t stream);
 
+/* Segmented sum scans of dtype `dtype` kept and written as `out_dtype` (the
+ * pairs wk_sum_widens accepts; WK_ERROR_UNSUPPORTED for others): each
+ * segment scanned as wk_inclusive_scan_to / wk_exclusive_scan_to would scan
+ * it alone, the outputs, of out_dtype and aligned to its size, at the same
+ * positions of d_out as the inputs' in d_in. init is of out_dtype. d_out may
+ * not overlap d_in when the dtypes differ. As the segmented scans above
+ * otherwise: layouts, one launch, workspace. out_dtype == dtype is
+ * wk_segmented_inclusive_scan / wk_segmented_exclusive_scan with WK_SUM.
+ * Since 0.3.0. */
+wk_status wk_segmented_inclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                         wk_dtype dtype, wk_dtype out_dtype, cudaStream_t stream);
+wk_status wk_segmented_exclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                         wk_dtype dtype, wk_dtype out_dtype, wk_value init, cudaStream_t stream);
+
 /* ------------------------------------------------------------------ scan */
 
 /*

@@ -50,6 +50,8 @@ static const symbol api_symbols[] = {
     WKN_SYM(segmented_reduce_to, "wk_segmented_reduce_to", 1),
     WKN_SYM(inclusive_scan_to, "wk_inclusive_scan_to", 1),
     WKN_SYM(exclusive_scan_to, "wk_exclusive_scan_to", 1),
+    WKN_SYM(segmented_inclusive_scan_to, "wk_segmented_inclusive_scan_to", 1),
+    WKN_SYM(segmented_exclusive_scan_to, "wk_segmented_exclusive_scan_to", 1),
     WKN_SYM(reduce_repro_partial, "wk_reduce_repro_partial", 1),
     WKN_SYM(repro_finalize, "wk_repro_finalize", 1),
     WKN_SYM(inclusive_scan_from, "wk_inclusive_scan_from", 1),

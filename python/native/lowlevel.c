@@ -223,6 +223,8 @@ static PyObject *py_missing(PyObject *self, PyObject *arg)
         {"wk_segmented_reduce_to", (const void *const *)&wkn.segmented_reduce_to},
         {"wk_inclusive_scan_to", (const void *const *)&wkn.inclusive_scan_to},
         {"wk_exclusive_scan_to", (const void *const *)&wkn.exclusive_scan_to},
+        {"wk_segmented_inclusive_scan_to", (const void *const *)&wkn.segmented_inclusive_scan_to},
+        {"wk_segmented_exclusive_scan_to", (const void *const *)&wkn.segmented_exclusive_scan_to},
         {"wk_reduce_repro_partial", (const void *const *)&wkn.reduce_repro_partial},
         {"wk_repro_finalize", (const void *const *)&wkn.repro_finalize},
         {"wk_inclusive_scan_from", (const void *const *)&wkn.inclusive_scan_from},
@@ -399,6 +401,30 @@ static PyObject *py_segmented_scan(PyObject *self, PyObject *args)
                                                  value_of(init), STREAM(stream)),
                     what);
     RETURN_CALL(wkn.segmented_inclusive_scan(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_op)op, STREAM(stream)),
+                what);
+}
+
+/* segmented_scan_to(device, in, out, count, size, stride, dtype, out_dtype, exclusive, init_bits, stream,
+ * what): wk_segmented_inclusive_scan_to / wk_segmented_exclusive_scan_to. */
+static PyObject *py_segmented_scan_to(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int device, dtype, out_dtype, exclusive;
+    ull in, out, count, size, stride, init, stream;
+    const char *what;
+    wk_context *ctx = PARSE_CALL(args, device, "iKKKKKiipKKs", &device, &in, &out, &count, &size, &stride, &dtype,
+                                 &out_dtype, &exclusive, &init, &stream, &what);
+    if (!ctx)
+        return NULL;
+    if (exclusive ? !wkn.segmented_exclusive_scan_to : !wkn.segmented_inclusive_scan_to)
+        return missing_entry(exclusive ? "wk_segmented_exclusive_scan_to" : "wk_segmented_inclusive_scan_to");
+    wk_segments seg = segments_of(count, size, stride);
+    if (exclusive)
+        RETURN_CALL(wkn.segmented_exclusive_scan_to(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype,
+                                                    (wk_dtype)out_dtype, value_of(init), STREAM(stream)),
+                    what);
+    RETURN_CALL(wkn.segmented_inclusive_scan_to(ctx, PTR(in), PTR(out), &seg, (wk_dtype)dtype, (wk_dtype)out_dtype,
+                                                STREAM(stream)),
                 what);
 }
 
@@ -652,6 +678,9 @@ PyMethodDef wkn_lowlevel_methods[] = {
      "call_segmented_reduce(device, in, out, count, size, stride, dtype, op, reproducible, stream, what)"},
     {"call_segmented_scan", py_segmented_scan, METH_VARARGS,
      "call_segmented_scan(device, in, out, count, size, stride, dtype, op, exclusive, init, stream, what)"},
+    {"call_segmented_scan_to", py_segmented_scan_to, METH_VARARGS,
+     "call_segmented_scan_to(device, in, out, count, size, stride, dtype, out_dtype, exclusive, init, stream, "
+     "what): wk_segmented_*_scan_to"},
     {"call_scan_reserve", py_scan_reserve, METH_VARARGS, "call_scan_reserve(device, n, dtype, what); synchronizes"},
     {"context", py_context, METH_VARARGS, "context(device): the C context's address (made on first use)"},
     {"sm_count", py_sm_count, METH_VARARGS, "sm_count(device)"},

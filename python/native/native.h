@@ -53,6 +53,8 @@ typedef struct wkn_api {
     __typeof__(wk_segmented_reduce_to) *segmented_reduce_to; /* since 0.3.0 */
     __typeof__(wk_inclusive_scan_to) *inclusive_scan_to;     /* since 0.3.0 */
     __typeof__(wk_exclusive_scan_to) *exclusive_scan_to;     /* since 0.3.0 */
+    __typeof__(wk_segmented_inclusive_scan_to) *segmented_inclusive_scan_to; /* since 0.3.0 */
+    __typeof__(wk_segmented_exclusive_scan_to) *segmented_exclusive_scan_to; /* since 0.3.0 */
     __typeof__(wk_reduce_repro_partial) *reduce_repro_partial;
     __typeof__(wk_repro_finalize) *repro_finalize;
     __typeof__(wk_inclusive_scan_from) *inclusive_scan_from;

@@ -320,15 +320,28 @@ def test_cumsum_converts_first(stub, torch, exclusive):
     assert r.dtype is torch.float64 and stub.last.out == r.data_ptr()
 
 
-def test_cumsum_along_the_last_axis_converts_widening_pairs(stub, torch):
-    """No segmented scan keeps a wider sum: x is converted, then scanned."""
+@pytest.mark.parametrize("exclusive", [False, True])
+def test_cumsum_along_the_last_axis_widens(stub, torch, exclusive):
+    """The segmented scan keeps the wider sum itself: x is read as it is."""
     x = torch.Tensor(0x1000, (37, 1001), torch.uint8)
-    r = warpkit.cumsum(x, axis=-1)
-    conv = converted(torch, x, "int64")
+    r = warpkit.cumsum(x, axis=-1, exclusive=exclusive, initial=-5 if exclusive else None)
     c = stub.last
-    assert call(stub)[:3] == ("wk_segmented_inclusive_scan", D.I64, D.SUM) and c.in_ == conv.data_ptr()
+    fn = "wk_segmented_exclusive_scan_to" if exclusive else "wk_segmented_inclusive_scan_to"
+    assert call(stub) == (fn, U8, D.SUM, D.I64) and c.in_ == 0x1000 and not torch._state.derived
     assert (c.seg_count, c.seg_size, c.seg_stride) == (37, 1001, 1001)
+    assert c.init == ((-5) & (2**64 - 1) if exclusive else 0)
     assert r.dtype is torch.int64 and r.shape == (37, 1001) and c.out == r.data_ptr()
+
+
+def test_cumsum_along_the_last_axis_converts_other_pairs(stub, torch):
+    """A pair C does not widen (int32 into float64): x converted, then scanned."""
+    x = torch.Tensor(0x1000, (37, 1001), torch.int32)
+    r = warpkit.cumsum(x, axis=-1, dtype=torch.float64)
+    conv = converted(torch, x, "float64")
+    c = stub.last
+    assert call(stub)[:3] == ("wk_segmented_inclusive_scan", D.F64, D.SUM) and c.in_ == conv.data_ptr()
+    assert (c.seg_count, c.seg_size, c.seg_stride) == (37, 1001, 1001)
+    assert r.dtype is torch.float64 and r.shape == (37, 1001) and c.out == r.data_ptr()
 
 
 def test_sum_along_the_last_axis_widens(stub, torch):
@@ -356,8 +369,10 @@ def test_cai_input_cannot_be_converted(stub):
     with pytest.raises(TypeError, match="convert"):
         warpkit.sum(cai("int64"), dtype="float32")
     with pytest.raises(TypeError, match="convert"):
-        warpkit.cumsum(cai("uint8", (3, 4)), axis=-1)
+        warpkit.cumsum(cai("int32", (3, 4)), axis=-1, dtype="float64")
     assert stub.calls == 0
+    warpkit.cumsum(cai("uint8", (3, 4)), axis=-1)  # a widening pair needs none
+    assert call(stub) == ("wk_segmented_inclusive_scan_to", U8, D.SUM, D.U64)
 
 
 def test_reproducible_sums(stub, torch):
@@ -692,6 +707,33 @@ def test_host_narrow_scans_along_the_last_axis(np, name):
         same(np, got, np.cumsum(seq, axis=-1, dtype=a.dtype))
 
 
+@pytest.mark.parametrize("shape", [(0, 5), (5, 0), (1, 1), (3, 33), (7, 3, 31), (40, 257)])
+@pytest.mark.parametrize("name", NARROW + ["int32", "uint32", "float16", "float32"])
+def test_host_widening_scans_along_the_last_axis(np, name, shape):
+    """wk_segmented_*_scan_to against NumPy's cumsum in NumPy's sum dtype
+    (f16 into f32 and f32 into f64 where asked), the exclusive form from an
+    initial value; and with the rows apart, into an out= laid out as x."""
+    if name.startswith("float"):
+        a = np.random.default_rng(5).integers(-8, 8, shape).astype(name)
+        rdt = np.dtype(np.float32 if name == "float16" else np.float64)
+    else:
+        a = narrow_values(np, name, shape, 5)
+        rdt = np.sum(a[..., :1]).dtype
+    got = warpkit.cumsum(HostArray(a), axis=-1, dtype=rdt.name).a
+    same(np, got, np.cumsum(a, axis=-1, dtype=rdt))
+    if shape[-1] > 0:
+        seq = np.concatenate([np.full(shape[:-1] + (1,), 7, rdt), a[..., :-1].astype(rdt)], axis=-1)
+        got = warpkit.cumsum(HostArray(a), axis=-1, dtype=rdt.name, exclusive=True, initial=7).a
+        same(np, got, np.cumsum(seq, axis=-1, dtype=rdt))
+    if len(shape) >= 2 and shape[-1] > 0 and name in NARROW:
+        k = shape[-1]
+        wide = narrow_values(np, name, shape[:-1] + (k + 5,), 6)
+        o = np.full(wide.shape, 99, np.int32)
+        warpkit.cumsum(HostArray(wide)[..., 2:2 + k], axis=-1, dtype="int32", out=HostArray(o)[..., 2:2 + k])
+        same(np, o[..., 2:2 + k], np.cumsum(wide[..., 2:2 + k], axis=-1, dtype=np.int32))
+        assert (o[..., :2] == 99).all() and (o[..., 2 + k:] == 99).all()
+
+
 def test_host_bool_sum_in_bool(np):
     a = np.zeros((4, 9), bool)
     a[1, 3] = a[3, :] = True
@@ -729,6 +771,10 @@ def test_older_library_low_level_calls_raise(old_stub):
         N.call_scan_to(0, X, X + 64, 4, U8, D.I64, True, 0, 0, "test")
     with pytest.raises(warpkit.LibraryNotFoundError, match="wk_segmented_reduce_to"):
         N.call_segmented_reduce_to(0, X, X + 64, 2, 2, 2, U8, D.I64, 0, "test")
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_segmented_inclusive_scan_to"):
+        N.call_segmented_scan_to(0, X, X + 64, 2, 2, 2, U8, D.I64, False, 0, 0, "test")
+    with pytest.raises(warpkit.LibraryNotFoundError, match="wk_segmented_exclusive_scan_to"):
+        N.call_segmented_scan_to(0, X, X + 64, 2, 2, 2, U8, D.I64, True, 0, 0, "test")
     assert old_stub.calls == 0
 
 

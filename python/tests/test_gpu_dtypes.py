@@ -124,6 +124,35 @@ def test_cumsum(B, name, n, request):
         assert_equal(got, seq, "exclusive cumsum of %s" % name)
 
 
+@pytest.mark.parametrize("shape", [(0, 9), (3, 0), (1, 1), (5, 7), (300, 33), (4, 100003), (2, 3, 4096)])
+@pytest.mark.parametrize("name", SUM_DTYPES)
+def test_cumsum_along_the_last_axis(B, name, shape, request):
+    """Every row scanned in the rule's dtype (wk_segmented_*_scan_to for a
+    wider one), against the library's own cumsum along the last axis; the
+    exclusive form from an initial value; and a column slice's rows (apart
+    in memory) into an out= laid out as the input."""
+    host = random_int(rng_for(request), name, shape)
+    d = upload(B, host, name)
+    rule = rule_dtype(B, name)
+    ref = reference(B, lambda x: B.torch.cumsum(x, -1), lambda x: B.cupy.cumsum(x, axis=-1),
+                    lambda h: np.cumsum(h, axis=-1, dtype=np.dtype(rule)), d, host, rule)
+    r = warpkit.cumsum(d, axis=-1)
+    assert B.is_mine(r) and tuple(r.shape) == shape and result_dtype(r) == rule
+    check(B, r, ref, "cumsum along the last axis of %s %s" % (shape, name))
+    if shape[-1]:
+        rdt = np.dtype(rule)
+        init = -7 if rule.startswith("int") else 7
+        seq = np.concatenate([np.full(shape[:-1] + (1,), init, rdt), host[..., :-1].astype(rdt)], axis=-1)
+        got = B.download(warpkit.cumsum(d, axis=-1, exclusive=True, initial=init))
+        assert_equal(got, np.cumsum(seq, axis=-1, dtype=rdt), "exclusive cumsum along the last axis of %s" % name)
+        k = shape[-1] - 1 if shape[-1] > 1 else 1
+        out = poisoned(B, shape, rule)
+        warpkit.cumsum(d[..., :k], axis=-1, out=out[..., :k])
+        got = B.download(out)
+        assert_equal(got[..., :k], np.cumsum(host[..., :k], axis=-1, dtype=rdt), "cumsum of %s rows apart" % name)
+        assert (got[..., k:] == SENTINEL).all(), "cumsum of %s rows apart wrote past the rows" % name
+
+
 @pytest.mark.parametrize("n", [0, 1, 7, 1000, (1 << 20) + 3])
 def test_sum_dtype_argument(B, n, request):
     rng = rng_for(request)

@@ -185,7 +185,7 @@ def test_torch_cumsum_along_last_axis(stub, torch):
         cuda_stream = 0xABC
     r = warpkit.cumsum(torch.Tensor(0x1000, (3, 9), torch.int32), axis=-1, exclusive=True, stream=S())
     c = stub.last
-    assert c.fn == b"wk_segmented_exclusive_scan" and c.stream == 0xABC and c.init == 0
+    assert c.fn == b"wk_segmented_exclusive_scan_to" and c.out_dtype == 2 and c.stream == 0xABC and c.init == 0
     assert r.shape == (3, 9) and torch._state.allocs[-1][1] == 0xABC
     with pytest.raises(ValueError, match="pass out= laid out as x"):
         warpkit.cumsum(torch.Tensor(0x1000, (4, 3), torch.float32, strides=(10, 1)), axis=-1)

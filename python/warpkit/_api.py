@@ -314,16 +314,18 @@ def _arg_axis(x, op, return_value, stream, what, axis):
 
 def _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype=None):
     """Scan every row along the last axis (wk_segmented_*_scan): the output
-    has x's shape, and x's layout. A sum into another dtype converts x first
-    (there is no segmented scan into a wider dtype): its output is then
-    C-contiguous, as the converted array is."""
+    has x's shape, and x's layout. A sum kept in a wider dtype reads x as it
+    is (wk_segmented_*_scan_to); one into a dtype that C does not widen into,
+    or from a library without the _to forms, converts x first: its output
+    is then C-contiguous, as the converted array is."""
     N = _load()
     ptr, shape, strides, dt, dev, s, olib, explicit, keep = _arrays.view_nd(x, stream, what)
     _check_axis(axis, len(shape), what)
     rdt, plan = dt, "plain"
     if op == D.SUM:
         rdt = _sum_result(dt, dtype, out, s, olib, what)
-        plan = _sum_plan(dt, rdt, widens=False)
+        to = "wk_segmented_exclusive_scan_to" if exclusive else "wk_segmented_inclusive_scan_to"
+        plan = _sum_plan(dt, rdt, widens=not N.missing(to))
     init = _scan_init(op, exclusive, initial, rdt, what)
     if op == D.SUM and rdt == D.BOOL:
         op = D.OR  # bools add as a logical or, in PyTorch and NumPy
@@ -361,7 +363,10 @@ def _scan_axis(x, op, exclusive, initial, out, stream, what, axis, dtype=None):
         if _rows(cshape, cstrides, what) != (count, size, stride):
             raise ValueError("%s: the converted input is not C-contiguous (shape %s, strides %s): pass a "
                              "contiguous x" % (_base(what), tuple(cshape), cstrides))
-    N.call_segmented_scan(dev, ptr, optr, count, size, stride, dt, op, exclusive, init or 0, s, what)
+    if plan == "widen":
+        N.call_segmented_scan_to(dev, ptr, optr, count, size, stride, dt, rdt, exclusive, init or 0, s, what)
+    else:
+        N.call_segmented_scan(dev, ptr, optr, count, size, stride, dt, op, exclusive, init or 0, s, what)
     _temporary_done(tmp, s)
     return _finish(olib, res, s, dev)
 

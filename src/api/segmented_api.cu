@@ -1,5 +1,5 @@
-/* wk_segmented_reduce, wk_segmented_reduce_to and the segmented scans: checks of the segment
- * description, planning, workspace, dispatch by dtype. */
+/* wk_segmented_reduce, wk_segmented_reduce_to and the segmented scans (and their _to forms):
+ * checks of the segment description, planning, workspace, dispatch by dtype. */
 #include "api/context.h"
 #include "api/error.h"
 #include "scan/plan.h"
@@ -174,28 +174,38 @@ static wk_status checked_repro(wk_context *ctx, const void *d_in, void *d_out, c
     return err == cudaSuccess ? WK_SUCCESS : wk_cuda_fail(err, fn);
 }
 
+/* A scan's checks, planning and launch; out_dtype != dtype is a sum scan
+ * kept and written as out_dtype (the _to forms). */
 static wk_status checked_scan(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
-                              wk_dtype dtype, wk_op op, int exclusive, wk_value init, cudaStream_t stream,
-                              const char *fn)
+                              wk_dtype dtype, wk_dtype out_dtype, wk_op op, int exclusive, wk_value init,
+                              cudaStream_t stream, const char *fn)
 {
     segment_view v;
-    wk_status status = read_call(ctx, segments, dtype, op, true, &v, fn);
+    const bool widen = out_dtype != dtype;
+    wk_status status = widen ? wk_check_sum_pair(dtype, out_dtype, fn) : read_call(ctx, segments, dtype, op, true, &v, fn);
+    if (status == WK_SUCCESS && widen)
+        status = read_segments(ctx, segments, wk_dtype_size(dtype), &v, fn);
     if (status != WK_SUCCESS || v.count == 0 || v.extent == 0)
         return status; /* with no element in any segment, nothing to write */
-    const size_t elem = wk_dtype_size(dtype);
-    if ((status = check_memory(ctx, &v, d_in, d_out, v.extent * elem, elem, true, elem, fn)) != WK_SUCCESS)
+    const size_t elem = wk_dtype_size(dtype), out_elem = wk_dtype_size(out_dtype);
+    if ((status = wk_check_extent(v.extent, out_elem, fn)) != WK_SUCCESS)
+        return status;
+    if ((status = check_memory(ctx, &v, d_in, d_out, v.extent * out_elem, out_elem, !widen, elem, fn)) != WK_SUCCESS)
         return status;
     wk_seg_launch l;
     fill_launch(ctx, &v, d_in, d_out, op, stream, &l);
     l.scan = exclusive ? 2 : 1;
     l.init = init;
+    l.widen = widen;
+    l.out_dtype = out_dtype;
     if (v.begin) {
         l.plan = wk_seg_offsets_plan(wk_seg_offsets_grid(v.count, v.size, elem, ctx->sm_count, 1));
     } else {
         /* Bulk copies (sm_90) and room for three tiles per block, as the
-         * device-wide scan checks. */
+         * device-wide scan checks; widening scans take the chained tiles
+         * only (segmented/row_tiles.cuh). */
         const int pipelined_ok =
-            wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
+            !widen && wk_pipelined_ok(ctx->cc_major, ctx->shared_per_block, WK_SCAN_PIPELINED_SHARED_BYTES);
         if (wk_plan_segmented_scan_rows(v.count, v.size, v.stride, elem, (uintptr_t)d_in, ctx->sm_count,
                                         pipelined_ok, &l.plan) != 0)
             return wk_fail(WK_ERROR_LIMIT, "%s: %zu rows of %zu elements need more tiles than a scan may have", fn,
@@ -242,8 +252,9 @@ extern "C" wk_status wk_segmented_inclusive_scan(wk_context *ctx, const void *d_
     const char *fn = "wk_segmented_inclusive_scan";
     wk_value init;
     init.u64 = 0;
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, segments, dtype, op, 0, init, stream, fn); });
+    return wk_on_device(ctx, fn, [&] {
+        return checked_scan(ctx, d_in, d_out, segments, dtype, dtype, op, 0, init, stream, fn);
+    });
 }
 
 extern "C" wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d_out,
@@ -251,6 +262,29 @@ extern "C" wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_
                                                  cudaStream_t stream)
 {
     const char *fn = "wk_segmented_exclusive_scan";
-    return wk_on_device(ctx, fn,
-                        [&] { return checked_scan(ctx, d_in, d_out, segments, dtype, op, 1, init, stream, fn); });
+    return wk_on_device(ctx, fn, [&] {
+        return checked_scan(ctx, d_in, d_out, segments, dtype, dtype, op, 1, init, stream, fn);
+    });
+}
+
+extern "C" wk_status wk_segmented_inclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out,
+                                                    const wk_segments *segments, wk_dtype dtype, wk_dtype out_dtype,
+                                                    cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_inclusive_scan_to";
+    wk_value init;
+    init.u64 = 0;
+    return wk_on_device(ctx, fn, [&] {
+        return checked_scan(ctx, d_in, d_out, segments, dtype, out_dtype, WK_SUM, 0, init, stream, fn);
+    });
+}
+
+extern "C" wk_status wk_segmented_exclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out,
+                                                    const wk_segments *segments, wk_dtype dtype, wk_dtype out_dtype,
+                                                    wk_value init, cudaStream_t stream)
+{
+    const char *fn = "wk_segmented_exclusive_scan_to";
+    return wk_on_device(ctx, fn, [&] {
+        return checked_scan(ctx, d_in, d_out, segments, dtype, out_dtype, WK_SUM, 1, init, stream, fn);
+    });
 }

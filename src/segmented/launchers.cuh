@@ -121,6 +121,43 @@ template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shap
     return cudaErrorInvalidValue;
 }
 
+/* The sum scan of S kept and written as Out (wk_segmented_inclusive_scan_to):
+ * the plan's shape with widened_sum carried (scan/carried_value.cuh). */
+template <class S, class Out, bool Exclusive> inline cudaError_t launch_widening_scan_shape(const wk_seg_launch *l)
+{
+    using C = scan::widened_sum<S, Out>;
+    const S *in = static_cast<const S *>(l->in);
+    Out *out = static_cast<Out *>(l->out);
+    const bool pdl = l->overlap_launch != 0;
+    const unsigned grid = l->plan.grid, block = WK_SEG_THREADS;
+    if (l->plan.shape == WK_SEG_OFFSETS) {
+        const unsigned long long batches = (l->count + 31) / 32;
+        const unsigned long long warps = (unsigned long long)grid * (block / 32);
+        const unsigned long long per = batches / (warps * 8);
+        scan_offsets_args a = {l->count, (long long)l->size, reinterpret_cast<const long long *>(l->begin),
+                               reinterpret_cast<const long long *>(l->end), l->init, l->board,
+                               wk_seg_offsets_cut(l->size, sizeof(S), 1), per > 0 ? per : 1};
+        return launch_chained(offsets_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+    }
+    const scan_rows_args a = {l->count, l->size, l->stride, l->init};
+    switch (l->plan.shape) {
+    case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_TILES: return launch_widening_row_tiles<S, Out>(l, Exclusive);
+    case WK_SEG_JOINED: {
+        const joined_rows_args j = {l->count, l->size, l->plan.pieces, l->init};
+        return launch_chained(joined_rows_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, j);
+    }
+    default: break;
+    }
+    return cudaErrorInvalidValue;
+}
+
+template <class S, class Out> inline cudaError_t launch_widening_scan(const wk_seg_launch *l)
+{
+    return l->scan == 2 ? launch_widening_scan_shape<S, Out, true>(l) : launch_widening_scan_shape<S, Out, false>(l);
+}
+
 /* The scan of an op (common/operators.cuh), exclusive (l->scan == 2) or
  * inclusive. */
 template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
@@ -136,15 +173,18 @@ template <class S> inline cudaError_t launch_scan_op(const wk_seg_launch *l)
 
 /* wk_seg_reduce_launch_<name> and wk_seg_scan_launch_<name>
  * (common/c_launcher.cuh): the reduce and the scans in translation units of
- * their own, so that builds run in parallel. The reduce's takes, with
- * l->widen, a sum into l->out_dtype (WK_WIDER_SUMS_ of common/dtypes.h, as
- * the device-wide reduce, reduce_kernel.cuh). */
+ * their own, so that builds run in parallel. Each takes, with l->widen, a
+ * sum into l->out_dtype (WK_WIDER_SUMS_ of common/dtypes.h, as the
+ * device-wide reduce and scan). */
 #define WK_SEG_WIDER_CASE_(out_code, type) \
     case out_code: return wk::seg::launch_reduce_for<wk::reduce::plain<S, wk::sum, type>>(l);
 #define WK_DEFINE_SEG_REDUCE_LAUNCHER(name, code, storage)                                               \
     WK_DEFINE_WIDENING_C_LAUNCHER(wk_seg_reduce_launch_##name, wk_seg_launch, code, storage,              \
                                   wk::seg::launch_reduce_op<storage>, WK_SEG_WIDER_CASE_)
+#define WK_SEG_WIDER_SCAN_CASE_(out_code, type) \
+    case out_code: return wk::seg::launch_widening_scan<S, type>(l);
 #define WK_DEFINE_SEG_SCAN_LAUNCHER(name, code, storage)                                                 \
-    WK_DEFINE_C_LAUNCHER(wk_seg_scan_launch_##name, wk_seg_launch, wk::seg::launch_scan_op<storage>)
+    WK_DEFINE_WIDENING_C_LAUNCHER(wk_seg_scan_launch_##name, wk_seg_launch, code, storage,                \
+                                  wk::seg::launch_scan_op<storage>, WK_SEG_WIDER_SCAN_CASE_)
 
 #endif

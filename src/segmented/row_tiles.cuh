@@ -11,6 +11,7 @@
 #include "segmented/launch.h"
 #include "scan/pipelined_kernel.cuh"
 #include "scan/scan_kernel.cuh"
+#include "scan/widening.cuh"
 
 #include <cstdint>
 
@@ -51,6 +52,52 @@ template <class S> struct row_tiles {
     }
     __device__ bool chain_start(unsigned long long tile) const { return (unsigned)tile % tiles_per_row == 0; }
 };
+
+/* The row tiles of a widening sum scan: each row's view is the device-wide
+ * widening scan's (scan/widening.cuh), its outputs of Out in the row of the
+ * same index of out, rows `stride` outputs apart. Warps: the kernel's. */
+template <class S, class Out, int Warps> struct widening_row_tiles : row_tiles<S> {
+    __device__ scan::widening_io<S, Out, Warps> view(unsigned long long tile) const
+    {
+        const size_t row = (unsigned)tile / this->tiles_per_row;
+        const uintptr_t row_in = this->in + row * this->stride * sizeof(S);
+        const uintptr_t row_out = this->out + row * this->stride * sizeof(Out);
+        const size_t offset = (row_in % 16) / sizeof(S);
+        scan::widening_io<S, Out, Warps> io;
+        io.in = reinterpret_cast<const S *>(row_in - offset * sizeof(S));
+        io.out = nullptr;
+        io.first = offset;
+        io.end = offset + this->size;
+        io.vector_stores = false;
+        io.in_place = false;
+        io.wide_out = reinterpret_cast<Out *>(row_out - offset * sizeof(Out));
+        io.aligned_out = reinterpret_cast<uintptr_t>(io.wide_out) % 16 == 0;
+        return io;
+    }
+};
+
+/* Launches the widening sum scan of the plan's row tiles: the chained
+ * kernel of the small tiles, as the device-wide widening scan's. */
+template <class S, class Out> inline cudaError_t launch_widening_row_tiles(const wk_seg_launch *l, bool exclusive)
+{
+    using Map = widening_row_tiles<S, Out, WK_SCAN_THREADS / 32>;
+    using C = scan::widened_sum<S, Out>;
+    Map map;
+    map.in = reinterpret_cast<uintptr_t>(l->in);
+    map.out = reinterpret_cast<uintptr_t>(l->out);
+    map.size = l->size;
+    map.stride = l->stride;
+    map.tiles_per_row = (unsigned)l->plan.pieces;
+    map.vector_stores = false;
+    map.in_place = false;
+    const Out *no_prefix = nullptr;
+    const unsigned long long tiles = (unsigned long long)l->count * l->plan.pieces;
+    scan::scan_kernel_ptr<S, Map, Out> kernel =
+        exclusive ? scan::scan_kernel<S, sum, true, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1, Map, C>
+                  : scan::scan_kernel<S, sum, false, WK_SCAN_THREADS, WK_SCAN_SMALL_VECTORS, 1, Map, C>;
+    return launch_chained(kernel, (unsigned)tiles, WK_SCAN_THREADS, 0, l->stream, l->overlap_launch != 0, map,
+                          l->init, no_prefix, l->slots);
+}
 
 /* Launches the scan of the plan's row tiles: the pipelined kernel where the
  * plan says so, else the chained kernel of the device-wide scan's small

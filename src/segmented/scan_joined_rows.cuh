@@ -26,8 +26,9 @@ struct joined_rows_args {
  * out and moves `carry` (the running value at the chunk's start) past it.
  * `start` is what a row's running value starts from. */
 template <bool Exclusive, class C, class S, class Op>
-__device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned offset, unsigned size, S *out,
-                                         bool vector_store, typename C::type &carry, typename C::type start, Op op)
+__device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned offset, unsigned size,
+                                         typename C::out *out, bool vector_store, typename C::type &carry,
+                                         typename C::type start, Op op)
 {
     using P = typename C::type;
     const unsigned lane = lane_id();
@@ -67,7 +68,7 @@ __device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned of
     /* The outputs, then one vector store where the whole vector is valid
      * and aligned, else one store an element. */
     at = offset;
-    vec<S> y;
+    outputs_t<C, S> y;
 #pragma unroll
     for (int e = 0; e < vec<S>::size; ++e) {
         if (e < valid) {
@@ -79,7 +80,7 @@ __device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned of
         }
     }
     if (valid == vec<S>::size && vector_store)
-        store_vec(reinterpret_cast<vec<S> *>(out), y);
+        store_outputs<C, S>(out, y);
     else
         for (int e = 0; e < valid; ++e)
             out[e] = y.e[e];
@@ -89,11 +90,10 @@ __device__ inline void scan_joined_chunk(const vec<S> &x, int valid, unsigned of
  * elements after: a scalar chunk up to the input's 16-byte boundary,
  * chunks of a vector per lane (Unroll loaded before the first is scanned),
  * a scalar chunk for the tail, as scan_range does for one row. */
-template <bool Exclusive, class S, class Op>
-__device__ inline void scan_joined_range(const S *in, S *out, long long begin, long long end, unsigned size,
-                                         typename carried<S, Op>::type start, Op op)
+template <bool Exclusive, class C, class S, class Op>
+__device__ inline void scan_joined_range(const S *in, typename C::out *out, long long begin, long long end,
+                                         unsigned size, typename C::type start, Op op)
 {
-    using C = carried<S, Op>;
     using V = vec<S>;
     constexpr int U = WK_SEG_UNROLL;
     const long long len = end - begin;
@@ -102,7 +102,7 @@ __device__ inline void scan_joined_range(const S *in, S *out, long long begin, l
     long long head = misaligned ? (long long)(V::size - misaligned) : 0;
     if (head > len)
         head = len;
-    const bool vector_store = (reinterpret_cast<uintptr_t>(out) - reinterpret_cast<uintptr_t>(in)) % sizeof(V) == 0;
+    const bool vector_store = reinterpret_cast<uintptr_t>(out + begin + head) % 16 == 0;
     typename C::type carry = start; /* the run starts a row */
     V x;
     if (head > 0) { /* fewer elements than a vector: one round */
@@ -143,20 +143,22 @@ __device__ inline void scan_joined_range(const S *in, S *out, long long begin, l
     }
 }
 
-/* A warp per run of rows_per_run rows, a persistent grid. */
-template <class S, class Op, bool Exclusive>
-__global__ void __launch_bounds__(WK_SEG_THREADS) joined_rows_scan_kernel(const S *in, S *out, joined_rows_args a)
+/* A warp per run of rows_per_run rows, a persistent grid; C as
+ * tiny_scan_kernel's. */
+template <class S, class Op, bool Exclusive, class C = carried<S, Op>>
+__global__ void __launch_bounds__(WK_SEG_THREADS) joined_rows_scan_kernel(const S *in, typename C::out *out,
+                                                                          joined_rows_args a)
 {
     wait_for_previous_kernel();
     allow_next_kernel();
     const Op op;
-    const auto start = scan_start<S, Op, Exclusive>(a.init, op);
+    const auto start = scan_start<C, S, Op, Exclusive>(a.init, op);
     const size_t runs = (a.count + a.rows_per_run - 1) / a.rows_per_run;
     const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
     for (size_t r = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; r < runs; r += warps) {
         const size_t first = r * a.rows_per_run;
         const size_t rows = a.count - first < a.rows_per_run ? a.count - first : a.rows_per_run;
-        scan_joined_range<Exclusive>(in, out, (long long)(first * a.size), (long long)((first + rows) * a.size),
+        scan_joined_range<Exclusive, C>(in, out, (long long)(first * a.size), (long long)((first + rows) * a.size),
                                      (unsigned)a.size, start, op);
     }
 }

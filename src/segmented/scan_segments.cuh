@@ -16,11 +16,14 @@
 #include "scan/carried_value.cuh"
 #include "scan/scan_kernel.cuh"
 
+#include <type_traits>
+
 namespace wk {
 namespace seg {
 
 using scan::carried;
 using scan::neutral;
+using scan::outputs_t;
 using scan::vector_outputs;
 using scan::vector_total;
 
@@ -37,12 +40,34 @@ struct warp_team {
     }
 };
 
+/* Stores a whole vector's outputs at `out` (16-byte aligned): one vector
+ * store, or for a widening scan (C::out wider than S) as many as they fill. */
+template <class C, class S> __device__ inline void store_outputs(typename C::out *out, const outputs_t<C, S> &y)
+{
+    using O = typename C::out;
+    if constexpr (std::is_same<O, S>::value) {
+        store_vec(reinterpret_cast<vec<S> *>(out), y);
+    } else {
+        constexpr int per = vec<O>::size;
+        static_assert(vec<S>::size % per == 0, "a vector's outputs are whole output vectors");
+#pragma unroll
+        for (int k = 0; k < vec<S>::size / per; ++k) {
+            vec<O> v;
+#pragma unroll
+            for (int j = 0; j < per; ++j)
+                v.e[j] = y.e[k * per + j];
+            store_vec(reinterpret_cast<vec<O> *>(out) + k, v);
+        }
+    }
+}
+
 /* One chunk of the segment: up to one vector per lane (or one element, as
- * a vector with `valid` elements). Writes the outputs and moves `carry`
- * past the chunk. */
+ * a vector with `valid` elements). Writes the outputs (as C::out) and
+ * moves `carry` past the chunk. `vector_store`: a whole vector's outputs
+ * lie on a 16-byte boundary. */
 template <bool Exclusive, class C, class S, class Op, class Team>
-__device__ inline void scan_chunk(const Team &team, const vec<S> &x, int valid, S *out, bool vector_store,
-                                  typename C::type &carry, Op op)
+__device__ inline void scan_chunk(const Team &team, const vec<S> &x, int valid, typename C::out *out,
+                                  bool vector_store, typename C::type &carry, Op op)
 {
     using P = typename C::type;
     P total = neutral<P>(op);
@@ -52,7 +77,7 @@ __device__ inline void scan_chunk(const Team &team, const vec<S> &x, int valid, 
     const P before = team.exclusive(total, op, chunk_total);
     const P run = team.rank() == 0 ? carry : op(carry, before);
     if (valid == vec<S>::size && vector_store) {
-        store_vec(reinterpret_cast<vec<S> *>(out), vector_outputs<Exclusive, C>(x, run, op));
+        store_outputs<C, S>(out, vector_outputs<Exclusive, C>(x, run, op));
     } else {
         P r = run;
         for (int e = 0; e < valid; ++e) {
@@ -79,15 +104,15 @@ template <class R> struct lane_total {
 };
 
 /* Scans in[begin .. end) into out[begin .. end) with the team, starting
- * from `carry`: a scalar chunk up to the input's 16-byte boundary, chunks of
- * a vector per lane (Unroll chunks loaded before the first is scanned), a
- * scalar chunk for the tail. `total` folds the lane's elements beside, with
- * indices counted from `origin`. */
-template <bool Exclusive, class S, class Op, class Team, class Total>
-__device__ inline void scan_range(const Team &team, const S *in, S *out, long long begin, long long end,
-                                  typename carried<S, Op>::type carry, Op op, Total &total, long long origin)
+ * from `carry`, carrying and writing as C says (carried_value.cuh): a
+ * scalar chunk up to the input's 16-byte boundary, chunks of a vector per
+ * lane (Unroll chunks loaded before the first is scanned), a scalar chunk
+ * for the tail. `total` folds the lane's elements beside, with indices
+ * counted from `origin`. */
+template <bool Exclusive, class C, class S, class Op, class Team, class Total>
+__device__ inline void scan_range(const Team &team, const S *in, typename C::out *out, long long begin,
+                                  long long end, typename C::type carry, Op op, Total &total, long long origin)
 {
-    using C = carried<S, Op>;
     using V = vec<S>;
     constexpr int U = WK_SEG_UNROLL;
     const long long len = end - begin;
@@ -98,9 +123,9 @@ __device__ inline void scan_range(const Team &team, const S *in, S *out, long lo
     long long head = misaligned ? (long long)(V::size - misaligned) : 0;
     if (head > len)
         head = len;
-    /* Vector stores need the output at the same offset from a 16-byte
-     * boundary as the input. */
-    const bool vector_store = (reinterpret_cast<uintptr_t>(out) - reinterpret_cast<uintptr_t>(in)) % sizeof(V) == 0;
+    /* Vector stores need the outputs of the first whole vector on a 16-byte
+     * boundary; those of every later one then are too. */
+    const bool vector_store = reinterpret_cast<uintptr_t>(out + begin + head) % 16 == 0;
     V x;
     long long pos = begin;
     for (long long done = 0; done < head; done += lanes) { /* lanes >= vector size: one round */
@@ -143,26 +168,34 @@ __device__ inline void scan_range(const Team &team, const S *in, S *out, long lo
     }
 }
 
-template <bool Exclusive, class S, class Op, class Team>
-__device__ inline void scan_range(const Team &team, const S *in, S *out, long long begin, long long end,
-                                  typename carried<S, Op>::type carry, Op op)
+template <bool Exclusive, class C, class S, class Op, class Team>
+__device__ inline void scan_range(const Team &team, const S *in, typename C::out *out, long long begin,
+                                  long long end, typename C::type carry, Op op)
 {
     no_total none;
-    scan_range<Exclusive>(team, in, out, begin, end, carry, op, none, begin);
+    scan_range<Exclusive, C>(team, in, out, begin, end, carry, op, none, begin);
 }
 
-template <class S, class Op, bool Exclusive> __device__ inline typename carried<S, Op>::type scan_start(const wk_value &init, Op op)
+/* What a segment's scan starts from: the exclusive scan's init (a value of
+ * the output's dtype), else the op's identity. */
+template <class C, class S, class Op, bool Exclusive>
+__device__ inline typename C::type scan_start(const wk_value &init, Op op)
 {
-    using C = carried<S, Op>;
-    return Exclusive ? C::enter(value_of<S>(init)) : neutral<typename C::type>(op);
+    using O = typename C::out;
+    if constexpr (!Exclusive)
+        return neutral<typename C::type>(op);
+    else if constexpr (std::is_same<O, S>::value)
+        return C::enter(value_of<S>(init));
+    else
+        return C::enter_out(value_of<O>(init));
 }
 
 /* One thread scans a segment alone. */
-template <class S, class Op, bool Exclusive>
-__device__ inline void scan_alone(const S *in, S *out, long long begin, long long end, const wk_value &init, Op op)
+template <class C, class S, class Op, bool Exclusive>
+__device__ inline void scan_alone(const S *in, typename C::out *out, long long begin, long long end,
+                                  const wk_value &init, Op op)
 {
-    using C = carried<S, Op>;
-    typename C::type run = scan_start<S, Op, Exclusive>(init, op);
+    typename C::type run = scan_start<C, S, Op, Exclusive>(init, op);
     for (long long k = begin; k < end; ++k) {
         const typename C::type next = op(run, C::enter(in[k]));
         out[k] = C::leave(Exclusive ? run : next);
@@ -175,9 +208,11 @@ struct scan_rows_args {
     wk_value init;
 };
 
-/* A thread per row of at most 32 bytes. */
-template <class S, class Op, bool Exclusive>
-__global__ void __launch_bounds__(WK_SEG_THREADS) tiny_scan_kernel(const S *in, S *out, scan_rows_args a)
+/* A thread per row of at most 32 bytes. C: what is carried, for a widening
+ * sum widened_sum (carried_value.cuh). */
+template <class S, class Op, bool Exclusive, class C = carried<S, Op>>
+__global__ void __launch_bounds__(WK_SEG_THREADS) tiny_scan_kernel(const S *in, typename C::out *out,
+                                                                   scan_rows_args a)
 {
     wait_for_previous_kernel();
     allow_next_kernel();
@@ -185,13 +220,14 @@ __global__ void __launch_bounds__(WK_SEG_THREADS) tiny_scan_kernel(const S *in, 
     const size_t threads = (size_t)gridDim.x * blockDim.x;
     for (size_t row = (size_t)blockIdx.x * blockDim.x + threadIdx.x; row < a.count; row += threads) {
         const long long begin = (long long)(row * a.stride);
-        scan_alone<S, Op, Exclusive>(in, out, begin, begin + (long long)a.size, a.init, op);
+        scan_alone<C, S, Op, Exclusive>(in, out, begin, begin + (long long)a.size, a.init, op);
     }
 }
 
 /* A warp per row. */
-template <class S, class Op, bool Exclusive>
-__global__ void __launch_bounds__(WK_SEG_THREADS) warp_scan_kernel(const S *in, S *out, scan_rows_args a)
+template <class S, class Op, bool Exclusive, class C = carried<S, Op>>
+__global__ void __launch_bounds__(WK_SEG_THREADS) warp_scan_kernel(const S *in, typename C::out *out,
+                                                                   scan_rows_args a)
 {
     wait_for_previous_kernel();
     allow_next_kernel();
@@ -200,15 +236,15 @@ __global__ void __launch_bounds__(WK_SEG_THREADS) warp_scan_kernel(const S *in, 
     const size_t warps = (size_t)gridDim.x * blockDim.x / 32;
     for (size_t row = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; row < a.count; row += warps) {
         const long long begin = (long long)(row * a.stride);
-        scan_range<Exclusive>(team, in, out, begin, begin + (long long)a.size, scan_start<S, Op, Exclusive>(a.init, op),
-                              op);
+        scan_range<Exclusive, C>(team, in, out, begin, begin + (long long)a.size,
+                                 scan_start<C, S, Op, Exclusive>(a.init, op), op);
     }
 }
 
 /* The scan's op as a reducer of fold.cuh, for the totals of pieces. */
-template <class S, class Op> struct scan_totals {
+template <class S, class Op, class Carried = carried<S, Op>> struct scan_totals {
     using storage = S;
-    using C = carried<S, Op>;
+    using C = Carried;
     using partial = typename C::type;
     static __device__ partial identity() { return neutral<partial>(Op{}); }
     static __device__ partial element(S x, long long) { return C::enter(x); }
@@ -254,23 +290,24 @@ __device__ inline void wait_for_count(unsigned *counter, unsigned want)
  * A piece's total (warp_piece's bits) is folded from the loads that scan
  * it, so the segment is read once. */
 template <bool Exclusive, class R, class S, class Op, class Team>
-__device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, long long lo, long long hi,
-                                      typename R::partial carry, Op op, const wk_seg_cut &cut)
+__device__ inline void scan_in_pieces(const Team &team, const S *in, typename R::C::out *out, long long lo,
+                                      long long hi, typename R::partial carry, Op op, const wk_seg_cut &cut)
 {
+    using C = typename R::C;
     const long long count = piece_count(hi - lo, cut);
     if (count == 1) {
-        scan_range<Exclusive>(team, in, out, lo, hi, carry, op);
+        scan_range<Exclusive, C>(team, in, out, lo, hi, carry, op);
         return;
     }
     const long long len = piece_length(hi - lo, cut);
     for (long long q = 0; q < count; ++q) {
         const long long b = lo + q * len, e = b + len < hi ? b + len : hi;
         if (q + 1 == count) {
-            scan_range<Exclusive>(team, in, out, b, e, carry, op);
+            scan_range<Exclusive, C>(team, in, out, b, e, carry, op);
             break;
         }
         lane_total<R> total;
-        scan_range<Exclusive>(team, in, out, b, e, carry, op, total, lo);
+        scan_range<Exclusive, C>(team, in, out, b, e, carry, op, total, lo);
         carry = op(carry, group_allreduce<R, 32>(total.acc));
     }
 }
@@ -283,11 +320,11 @@ __device__ inline void scan_in_pieces(const Team &team, const S *in, S *out, lon
  * piece, then, once every total is written, each piece scanned from the
  * total of the pieces before it. Long segments are read twice, so that no
  * warp waits on a piece another warp has not reached. */
-template <class S, class Op, bool Exclusive>
+template <class S, class Op, bool Exclusive, class C = carried<S, Op>>
 __global__ void __launch_bounds__(WK_SEG_THREADS, WK_SEG_BLOCKS_PER_SM)
-offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
+offsets_scan_kernel(const S *in, typename C::out *out, scan_offsets_args a)
 {
-    using R = scan_totals<S, Op>;
+    using R = scan_totals<S, Op, C>;
     using P = typename R::partial;
     wait_for_previous_kernel();
     allow_next_kernel();
@@ -318,7 +355,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
                     hi = lo;
             }
             if (valid && hi - lo <= tiny_len)
-                scan_alone<S, Op, Exclusive>(in, out, lo, hi, a.init, op);
+                scan_alone<C, S, Op, Exclusive>(in, out, lo, hi, a.init, op);
             unsigned rest = __ballot_sync(full_mask, valid && hi - lo > tiny_len);
             while (rest) {
                 const int j = __ffs(rest) - 1;
@@ -335,7 +372,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
                     }
                 }
                 if (shfl(full_mask, slot, 0) >= WK_SEG_LIST_CAPACITY)
-                    scan_in_pieces<Exclusive, R>(team, in, out, jlo, jhi, scan_start<S, Op, Exclusive>(a.init, op), op, a.cut);
+                    scan_in_pieces<Exclusive, R>(team, in, out, jlo, jhi, scan_start<C, S, Op, Exclusive>(a.init, op), op, a.cut);
             }
         }
         if (lane == 0) {
@@ -392,7 +429,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
         if (item >= pieces) {
             const unsigned e = split + (item - pieces);
             scan_in_pieces<Exclusive, R>(team, in, out, __ldcg(&board->begin[e]), __ldcg(&board->end[e]),
-                                         scan_start<S, Op, Exclusive>(a.init, op), op, a.cut);
+                                         scan_start<C, S, Op, Exclusive>(a.init, op), op, a.cut);
             continue;
         }
         unsigned lo_e = 0, hi_e = split - 1;
@@ -405,7 +442,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
         }
         const unsigned first = __ldcg(&board->first_piece[lo_e]);
         const long long slo = __ldcg(&board->begin[lo_e]), shi = __ldcg(&board->end[lo_e]);
-        P carry = scan_start<S, Op, Exclusive>(a.init, op);
+        P carry = scan_start<C, S, Op, Exclusive>(a.init, op);
         for (unsigned q0 = first; q0 < item; q0 += 32) {
             const P t = q0 + lane < item ? R::load_partial(totals + q0 + lane) : R::identity();
             const unsigned here = item - q0 < 32 ? item - q0 : 32;
@@ -414,7 +451,7 @@ offsets_scan_kernel(const S *in, S *out, scan_offsets_args a)
         }
         const long long len = piece_length(shi - slo, a.cut);
         const long long b = slo + (long long)(item - first) * len;
-        scan_range<Exclusive>(team, in, out, b, b + len < shi ? b + len : shi, carry, op);
+        scan_range<Exclusive, C>(team, in, out, b, b + len < shi ? b + len : shi, carry, op);
     }
 
     if (lane == 0) {

@@ -1,4 +1,4 @@
-/* GPU test of wk_reduce_to, wk_segmented_reduce_to and the scans' _to forms, the sums kept in a
+/* GPU test of wk_reduce_to, wk_segmented_reduce_to and the scans' _to forms (segmented too), the sums kept in a
  * wider dtype: every pair that wk_sum_widens accepts, at edge sizes and
  * every byte offset, against an exact CPU sum or prefix sum (integers modulo 2^bits of the output; float inputs drawn
  * so that the wider sum is exact and a narrower one would not be); NaN and
@@ -427,6 +427,141 @@ static void test_segmented_to(uint64_t seed)
     WK_FREE_DEVICE(d_in, d_out, d_begin, d_end);
 }
 
+/* wk_segmented_inclusive_scan_to / _exclusive_scan_to over one layout:
+ * every position of every segment against the exact prefix sum of its
+ * segment alone (from init for the exclusive scan), every other output
+ * byte still poisoned. Segments must not overlap (offsets sorted). */
+static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_dtype out, const wk_segments *sg,
+                                 const int64_t *h_begin, const int64_t *h_end, int exclusive, int64_t init_i,
+                                 unsigned char *d_in, unsigned char *d_out, unsigned char *h_got,
+                                 unsigned char *covered, const char *layout)
+{
+    const size_t elem = wk_dtype_size(in), oe = wk_dtype_size(out), bytes = extent * oe;
+    CHECK_CUDA(cudaMemcpy(d_in, h, extent * elem, cudaMemcpyHostToDevice));
+    wk_poison_device(d_out, bytes + 64);
+    wk_value init;
+    memset(&init, 0, sizeof init);
+    if (out == WK_F32)
+        init.f32 = (float)init_i;
+    else if (out == WK_F64)
+        init.f64 = (double)init_i;
+    else
+        init.i64 = init_i; /* the low bytes are the i32 / u32 member */
+    wk_status st = exclusive ? wk_segmented_exclusive_scan_to(ctx, d_in, d_out, sg, in, out, init, stream)
+                             : wk_segmented_inclusive_scan_to(ctx, d_in, d_out, sg, in, out, stream);
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    CHECK_CUDA(cudaMemcpy(h_got, d_out, bytes + 64, cudaMemcpyDeviceToHost));
+    memset(covered, 0, extent);
+    size_t bad = 0, first_bad = SIZE_MAX, bad_seg = 0;
+    for (size_t i = 0; i < sg->count; ++i) {
+        size_t first, len;
+        if (h_begin) {
+            int64_t b = h_begin[i] < 0 ? 0 : h_begin[i], e = h_end[i] > (int64_t)extent ? (int64_t)extent : h_end[i];
+            first = (size_t)b;
+            len = e > b ? (size_t)(e - b) : 0;
+        } else {
+            first = i * (sg->stride ? sg->stride : sg->size);
+            len = sg->size;
+        }
+        long double f = exclusive ? (long double)init_i : 0;
+        uint64_t isum = exclusive ? (uint64_t)init_i : 0;
+        for (size_t j = first; j < first + len; ++j) {
+            covered[j] = 1;
+            if (!exclusive) {
+                if (wk_dtype_is_float(in))
+                    f += float_at(h, j, in);
+                else
+                    isum += int_at(h, j, in);
+            }
+            const uint64_t want = out_bits(f, isum, in, out);
+            uint64_t got = 0;
+            memcpy(&got, h_got + j * oe, oe);
+            if (got != want && bad++ == 0) {
+                first_bad = j;
+                bad_seg = i;
+            }
+            if (exclusive) {
+                if (wk_dtype_is_float(in))
+                    f += float_at(h, j, in);
+                else
+                    isum += int_at(h, j, in);
+            }
+        }
+    }
+    size_t touched = 0;
+    for (size_t j = 0; j < extent; ++j)
+        if (!covered[j])
+            for (size_t b = 0; b < oe; ++b)
+                touched += h_got[j * oe + b] != POISON;
+    for (size_t b = bytes; b < bytes + 64; ++b)
+        touched += h_got[b] != POISON;
+    wk_checkf(&tally, st == WK_SUCCESS && bad == 0 && touched == 0,
+              "segmented %s scan %s -> %s, %s: %zu segments, %zu wrong (first at %zu, segment %zu), %zu bytes "
+              "written outside the segments%s%s",
+              exclusive ? "exclusive" : "inclusive", wk_dtype_name(in), wk_dtype_name(out), layout, sg->count, bad,
+              first_bad == SIZE_MAX ? 0 : first_bad, bad_seg, touched, st == WK_SUCCESS ? "" : ": ",
+              st == WK_SUCCESS ? "" : wk_last_error_message());
+}
+
+/* Rows of every shape the planner picks (a thread, a warp, runs of rows
+ * end to end, tiles), back to back and 3 apart, and sorted offsets with
+ * gaps, empty and reversed segments and long ones cut into pieces. */
+static void test_segmented_scans_to(uint64_t seed)
+{
+    const size_t extent = (1u << 20) + 29, count_max = 8192;
+    void *h = malloc(extent * 4);
+    unsigned char *h_got = malloc(extent * 8 + 64), *covered = malloc(extent);
+    int64_t *h_begin = malloc(count_max * sizeof(int64_t)), *h_end = malloc(count_max * sizeof(int64_t));
+    unsigned char *d_in, *d_out;
+    int64_t *d_begin, *d_end;
+    CHECK_CUDA(cudaMalloc((void **)&d_in, extent * 4));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, extent * 8 + 64));
+    CHECK_CUDA(cudaMalloc((void **)&d_begin, count_max * sizeof(int64_t)));
+    CHECK_CUDA(cudaMalloc((void **)&d_end, count_max * sizeof(int64_t)));
+    static const size_t row_sizes[] = {1, 5, 16, 100, 1000, 9000, 300000};
+    unsigned variant = (unsigned)(seed % 7);
+    for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; ++k) {
+        const wk_dtype in = inputs[k];
+        wk_dtype outs[4];
+        const int n_outs = outputs_of(in, outs);
+        for (int o = 0; o < n_outs; ++o) {
+            const uint64_t s = seed ^ (k * 131 + (size_t)o + 5) * 0x9e3779b97f4a7c15ull;
+            fill(h, extent, in, s, o == n_outs - 1);
+            for (size_t r = 0; r < sizeof row_sizes / sizeof row_sizes[0]; ++r, ++variant) {
+                const size_t size = row_sizes[r], stride = variant % 2 ? size + 3 : size;
+                const int64_t init_i = (int64_t)(wk_rand64(s, r) % 201) - 100;
+                wk_segments sg = {(extent - size) / stride + 1, size, stride, NULL, NULL};
+                check_segmented_scan(h, extent, in, outs[o], &sg, NULL, NULL, (int)(variant / 2 % 2), init_i, d_in,
+                                     d_out, h_got, covered, stride == size ? "rows" : "rows apart");
+            }
+            /* Sorted offsets: lengths mostly under 600, one in 64 up to
+             * 200000; gaps of 0 to 3; one in 16 reversed (empty). */
+            size_t count = 0;
+            int64_t pos = (int64_t)(wk_rand64(s, 99) % 5);
+            while (count < count_max && pos < (int64_t)extent) {
+                const uint64_t r = wk_rand64(s, count + 1000);
+                const int64_t len = (int64_t)((r >> 8) % (count % 64 == 3 ? 200000 : 600));
+                h_begin[count] = pos;
+                h_end[count] = (r >> 50) % 16 == 0 ? pos - len : pos + len;
+                pos += ((r >> 50) % 16 == 0 ? 0 : len) + (int64_t)(r % 4);
+                ++count;
+            }
+            CHECK_CUDA(cudaMemcpy(d_begin, h_begin, count * sizeof(int64_t), cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemcpy(d_end, h_end, count * sizeof(int64_t), cudaMemcpyHostToDevice));
+            wk_segments sg = {count, extent, 0, d_begin, d_end};
+            const int64_t init_i = (int64_t)(wk_rand64(s, 77) % 201) - 100;
+            check_segmented_scan(h, extent, in, outs[o], &sg, h_begin, h_end, (int)(variant++ % 2), init_i, d_in,
+                                 d_out, h_got, covered, "offsets");
+        }
+    }
+    free(h);
+    free(h_got);
+    free(covered);
+    free(h_begin);
+    free(h_end);
+    WK_FREE_DEVICE(d_in, d_out, d_begin, d_end);
+}
+
 /* NaN and infinities: the output dtype's one NaN, and the infinity. */
 static void test_specials(void)
 {
@@ -479,14 +614,21 @@ typedef struct to_call {
     void *out;
     size_t n;
     int dtype, out_dtype;
-    int form; /* 0 wk_reduce_to, 1 wk_reduce(..., WK_SUM), 2 wk_inclusive_scan_to, 3 wk_exclusive_scan_to */
+    int form; /* 0 wk_reduce_to, 1 wk_reduce(..., WK_SUM), 2 wk_inclusive_scan_to, 3 wk_exclusive_scan_to,
+                 4 and 5 their segmented forms over one row of n */
 } to_call;
 
 static wk_status enqueue_to(const void *call, cudaStream_t s)
 {
     const to_call *c = call;
     const wk_value init = {0};
+    const wk_segments row = {1, c->n, 0, NULL, NULL};
     switch (c->form) {
+    case 4:
+        return wk_segmented_inclusive_scan_to(ctx, c->in, c->out, &row, (wk_dtype)c->dtype, (wk_dtype)c->out_dtype, s);
+    case 5:
+        return wk_segmented_exclusive_scan_to(ctx, c->in, c->out, &row, (wk_dtype)c->dtype, (wk_dtype)c->out_dtype,
+                                              init, s);
     case 1: return wk_reduce(ctx, c->in, c->out, c->n, (wk_dtype)c->dtype, WK_SUM, s);
     case 2:
         return wk_inclusive_scan_to(ctx, c->in, c->out, c->n, (wk_dtype)c->dtype, (wk_dtype)c->out_dtype, NULL, s);
@@ -547,6 +689,16 @@ static void test_refusals(void)
                    d_out);
     expect_refusal((to_call){d_in, d_out + 2, 3, WK_U8, WK_I32, 3}, WK_ERROR_INVALID_POINTER,
                    "scan into i32 2 bytes off", d_out);
+    expect_refusal((to_call){d_in, d_out, 3, WK_F32, WK_I64, 4}, WK_ERROR_UNSUPPORTED, "segmented scan f32 into i64",
+                   d_out);
+    expect_refusal((to_call){d_in, d_out, 3, WK_BOOL, WK_BOOL, 5}, WK_ERROR_UNSUPPORTED,
+                   "segmented scan bool into bool", d_out);
+    expect_refusal((to_call){d_in, d_in, 4, WK_I16, WK_I64, 4}, WK_ERROR_INVALID_ARGUMENT,
+                   "segmented scan i16 into i64 in place", d_in);
+    expect_refusal((to_call){d_in, d_out + 4, 3, WK_U8, WK_U64, 5}, WK_ERROR_INVALID_POINTER,
+                   "segmented scan into u64 4 bytes off", d_out);
+    expect_refusal((to_call){d_in, d_out, 3, WK_U8, WK_DTYPE_COUNT, 4}, WK_ERROR_INVALID_DTYPE,
+                   "segmented scan out_dtype 13", d_out);
     WK_FREE_DEVICE(d_in, d_out);
 }
 
@@ -597,6 +749,7 @@ int main(void)
         test_pairs(seed, level);
         test_scans(seed, level);
         test_segmented_to(seed);
+        test_segmented_scans_to(seed);
         test_specials();
         test_refusals();
     }

@@ -693,6 +693,74 @@ wk_status wk_segmented_exclusive_scan(wk_context *ctx, const void *d_in, void *d
     return st;
 }
 
+/* Segment prefix sums of dt kept and written as odt, as
+ * wk_segmented_inclusive_scan_to: integers sign- or zero-extended and
+ * wrapping in odt, floats added in odt; the exclusive scan's init is of odt. */
+static void seg_scan_to_host(const void *in, void *out, const wk_segments *sg, wk_dtype dt, wk_dtype odt,
+                             int exclusive, uint64_t init)
+{
+    for (size_t i = 0; i < sg->count; i++) {
+        size_t first, len;
+        segment(sg, i, &first, &len);
+        if (is_float(odt)) {
+            wk_value v;
+            memcpy(&v, &init, sizeof v);
+            double acc = !exclusive ? 0.0 : odt == WK_F32 ? v.f32 : v.f64;
+            for (size_t j = 0; j < len; j++) {
+                if (exclusive)
+                    store_bits(out, first + j, bits_f(acc, odt), odt);
+                acc = acc_add(acc, load_f(in, first + j, dt), odt);
+                if (!exclusive)
+                    store_bits(out, first + j, bits_f(acc, odt), odt);
+            }
+        } else {
+            uint64_t acc = exclusive ? load_i(&init, 0, odt) : 0;
+            for (size_t j = 0; j < len; j++) {
+                if (exclusive)
+                    store_bits(out, first + j, acc & mask_of(odt), odt);
+                acc += load_i(in, first + j, dt);
+                if (!exclusive)
+                    store_bits(out, first + j, acc & mask_of(odt), odt);
+            }
+        }
+    }
+}
+
+static wk_status segmented_scan_to(const char *fn, const void *d_in, void *d_out, const wk_segments *segments,
+                                   wk_dtype dtype, wk_dtype out_dtype, int exclusive, wk_value init,
+                                   const void *ctx, cudaStream_t stream)
+{
+    wk_status st;
+    /* check() refuses a bool sum; the pairs are checked here instead */
+    wk_op op = dtype == WK_BOOL ? WK_OR : WK_SUM;
+    int compute = segmented(fn, ctx, d_in, d_out, segments, dtype, op, 1, stream, &st);
+    stub_last.op = WK_SUM;
+    stub_last.out_dtype = out_dtype;
+    stub_last.init = exclusive ? bits(init) : 0;
+    if (compute) {
+        if (!wk_sum_widens(dtype, out_dtype))
+            return WK_ERROR_UNSUPPORTED;
+        seg_scan_to_host(d_in, d_out, segments, dtype, out_dtype, exclusive, bits(init));
+    }
+    return st;
+}
+
+wk_status wk_segmented_inclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                         wk_dtype dtype, wk_dtype out_dtype, cudaStream_t stream)
+{
+    wk_value zero;
+    memset(&zero, 0, sizeof zero);
+    return segmented_scan_to("wk_segmented_inclusive_scan_to", d_in, d_out, segments, dtype, out_dtype, 0, zero, ctx,
+                             stream);
+}
+
+wk_status wk_segmented_exclusive_scan_to(wk_context *ctx, const void *d_in, void *d_out, const wk_segments *segments,
+                                         wk_dtype dtype, wk_dtype out_dtype, wk_value init, cudaStream_t stream)
+{
+    return segmented_scan_to("wk_segmented_exclusive_scan_to", d_in, d_out, segments, dtype, out_dtype, 1, init, ctx,
+                             stream);
+}
+
 /* The selects continued from a carried value: recorded, the carried
  * pointer in stub_last.prefix. */
 wk_status wk_unique_from(wk_context *ctx, const void *d_in, void *d_out, uint64_t *d_count, size_t n,

@@ -24,7 +24,7 @@ typedef struct wk_seg_launch {
     wk_seg_plan plan;
     wk_op op;
     size_t result_bytes;     /* reduce: bytes per segment's result              */
-    int widen;               /* reduce: a sum kept and stored as out_dtype (_to) */
+    int widen;               /* a sum or sum scan kept and stored as out_dtype (_to) */
     wk_dtype out_dtype;
     int scan;                /* 0: reduce, 1: inclusive scan, 2: exclusive     */
     wk_value init;           /* exclusive scan                                 */
