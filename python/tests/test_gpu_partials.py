@@ -81,6 +81,8 @@ def result_dtype(r):
 def raw(B, a):
     """The bytes of a device array (its raw bits, bfloat16 included)."""
     if B.name == "torch":
+        if a.numel() == 0:
+            return b""  # an empty tensor may have stride 0, which view() refuses
         return a.reshape(-1).contiguous().view(B.torch.uint8).cpu().numpy().tobytes()
     return B.cupy.ascontiguousarray(a.reshape(-1)).view(B.cupy.uint8).get().tobytes()
 

@@ -36,7 +36,7 @@ Dask (--dask; needs dask[array] and CuPy): over a Dask array of --dask-n
 float32 elements (default 2^30) in chunks of --dask-chunk (2^26) on one GPU,
 the compute() wall time of warpkit.dask's sum, reproducible sum, cumsum and
 compaction beside Dask's own on the same CuPy chunks (x.sum(), x.sum() again
-for the reproducible row, x.cumsum(), x[x > 0.5]), each followed by a device
+for the reproducible row, x.cumsum(axis=0), x[x > 0.5]), each followed by a device
 synchronization, median of 5 after one warm-up; rows dask_sum,
 dask_sum_repro, dask_cumsum and dask_compact, lib "warpkit" or "dask".
 `--ops ""` leaves out the other rows.
@@ -307,7 +307,7 @@ def dask_rows(n, chunk):
     x = da.from_array(cupy.random.random(n, dtype=cupy.float32), chunks=chunk, asarray=False)
     cases = [("dask_sum", lambda: wkd.sum(x), lambda: x.sum()),
              ("dask_sum_repro", lambda: wkd.sum(x, reproducible=True), lambda: x.sum()),
-             ("dask_cumsum", lambda: wkd.cumsum(x), lambda: x.cumsum()),
+             ("dask_cumsum", lambda: wkd.cumsum(x), lambda: x.cumsum(axis=0)),
              ("dask_compact", lambda: wkd.select(x, ">", 0.5), lambda: x[x > 0.5])]
     sync = cupy.cuda.Device().synchronize
     rows = []
