@@ -102,7 +102,7 @@ __device__ inline void scan_joined_range(const S *in, typename C::out *out, long
     long long head = misaligned ? (long long)(V::size - misaligned) : 0;
     if (head > len)
         head = len;
-    const bool vector_store = reinterpret_cast<uintptr_t>(out + begin + head) % 16 == 0;
+    const bool vector_store = outputs_aligned<C>(in, out, begin + head);
     typename C::type carry = start; /* the run starts a row */
     V x;
     if (head > 0) { /* fewer elements than a vector: one round */

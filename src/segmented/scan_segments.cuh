@@ -61,6 +61,18 @@ template <class C, class S> __device__ inline void store_outputs(typename C::out
     }
 }
 
+/* Whether the outputs of a range's whole vectors lie on 16-byte boundaries,
+ * its first whole vector at in + first (on one): for outputs of S, out at
+ * in's offset from a boundary, a test outside the loops. */
+template <class C, class S>
+__device__ inline bool outputs_aligned(const S *in, const typename C::out *out, long long first)
+{
+    if constexpr (std::is_same<typename C::out, S>::value)
+        return (reinterpret_cast<uintptr_t>(out) - reinterpret_cast<uintptr_t>(in)) % 16 == 0;
+    else
+        return reinterpret_cast<uintptr_t>(out + first) % 16 == 0;
+}
+
 /* One chunk of the segment: up to one vector per lane (or one element, as
  * a vector with `valid` elements). Writes the outputs (as C::out) and
  * moves `carry` past the chunk. `vector_store`: a whole vector's outputs
@@ -123,9 +135,7 @@ __device__ inline void scan_range(const Team &team, const S *in, typename C::out
     long long head = misaligned ? (long long)(V::size - misaligned) : 0;
     if (head > len)
         head = len;
-    /* Vector stores need the outputs of the first whole vector on a 16-byte
-     * boundary; those of every later one then are too. */
-    const bool vector_store = reinterpret_cast<uintptr_t>(out + begin + head) % 16 == 0;
+    const bool vector_store = outputs_aligned<C>(in, out, begin + head);
     V x;
     long long pos = begin;
     for (long long done = 0; done < head; done += lanes) { /* lanes >= vector size: one round */
