@@ -1,0 +1,84 @@
+"""The parts of the Dask rows' wall time (python -m warpkit.bench --dask) on one GPU: the chunk work
+alone (the 16 chunks of 2^26 f32 back to back, no Dask), Dask's cost for graphs of the same shapes with
+no work in them, and whole computes under the threaded and the synchronous scheduler; and a second
+design of the sum's graph (a task a chunk and one aggregate, no tree).
+
+Usage: PYTHONPATH=python python3 scripts/dask_parts.py   (needs CuPy, dask[array] and the library)."""
+import statistics
+import time
+
+import cupy
+import dask
+import dask.array as da
+from dask.highlevelgraph import HighLevelGraph
+
+import warpkit
+import warpkit.dask as wkd
+
+n, chunk = 1 << 30, 1 << 26
+base = cupy.random.random(n, dtype=cupy.float32)
+x = da.from_array(base, chunks=chunk, asarray=False)
+views = [base[i:i + chunk] for i in range(0, n, chunk)]
+sync = cupy.cuda.Device().synchronize
+
+
+def med(f, k=5):
+    f()
+    sync()
+    r = []
+    for _ in range(k):
+        t0 = time.perf_counter()
+        f()
+        sync()
+        r.append((time.perf_counter() - t0) * 1e6)
+    return statistics.median(r)
+
+
+def row(name, us):
+    print("%-44s %10.1f us" % (name, us), flush=True)
+
+
+def chained_cumsum():
+    carry = None
+    for v in views:
+        y = warpkit.cumsum(v, prefix=carry)
+        carry = y[-1:].copy()
+
+
+row("chunks alone: warpkit.sum", med(lambda: [warpkit.sum(v) for v in views]))
+row("chunks alone: cupy sum", med(lambda: [v.sum() for v in views]))
+row("chunks alone: warpkit.cumsum chained", med(chained_cumsum))
+row("chunks alone: cupy.cumsum", med(lambda: [cupy.cumsum(v) for v in views]))
+row("chunks alone: warpkit select + trim", med(lambda: [warpkit.trim(*warpkit.select(v, ">", 0.5)) for v in views]))
+row("chunks alone: cupy v[v > 0.5]", med(lambda: [v[v > 0.5] for v in views]))
+
+
+def noop(b, axis=None, keepdims=None, computing_meta=False, **kw):
+    return b if computing_meta else cupy.zeros(1, cupy.float32)
+
+
+meta = cupy.zeros((), cupy.float32)
+row("dask, no work: reduction tree", med(lambda: da.reduction(x, noop, noop, combine=noop, axis=None, keepdims=False,
+                                                               dtype=x.dtype, concatenate=False, meta=meta).compute()))
+row("dask, no work: map_blocks", med(lambda: x.map_blocks(lambda b: b[:1], chunks=((1,) * x.numblocks[0],)).compute()))
+
+
+def flat_sum():
+    """Second design: one task per chunk, then one aggregate of all their sums."""
+    name = "flat-sum-" + dask.base.tokenize(x)
+    keys = [(x.name, i) for i in range(x.numblocks[0])]
+    layer = {(name + "-c", i): (lambda b: warpkit.sum(b).reshape(1), k) for i, k in enumerate(keys)}
+    layer[(name,)] = (lambda parts: warpkit.sum(cupy.concatenate(parts)), [(name + "-c", i) for i in range(len(keys))])
+    g = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    return da.Array(g, name, chunks=(), dtype=x.dtype, meta=meta)
+
+
+for sched in ("threads", "synchronous"):
+    with dask.config.set(scheduler=sched):
+        row("%s: warpkit.dask.sum" % sched, med(lambda: wkd.sum(x).compute()))
+        row("%s: flat graph of warpkit.sum" % sched, med(lambda: flat_sum().compute()))
+        row("%s: x.sum()" % sched, med(lambda: x.sum().compute()))
+        row("%s: warpkit.dask.cumsum" % sched, med(lambda: wkd.cumsum(x).compute()))
+        row("%s: x.cumsum(axis=0)" % sched, med(lambda: x.cumsum(axis=0).compute()))
+        row("%s: warpkit.dask.select" % sched, med(lambda: wkd.select(x, ">", 0.5).compute()))
+        row("%s: x[x > 0.5]" % sched, med(lambda: x[x > 0.5].compute()))
