@@ -333,6 +333,21 @@ def test_cumsum_along_the_last_axis_widens(stub, torch, exclusive):
     assert r.dtype is torch.int64 and r.shape == (37, 1001) and c.out == r.data_ptr()
 
 
+def test_cumsum_along_the_last_axis_converts_without_the_to_forms(stub, torch, monkeypatch):
+    """A library with the segmented scans but not their _to forms (none
+    before 0.3.0's last ones): x is converted, then scanned, as before."""
+    from warpkit import _lib
+    N = _lib.native()
+    has = N.missing
+    monkeypatch.setattr(N, "missing", lambda name: name.startswith("wk_segmented_") and name.endswith("_scan_to")
+                        or has(name))
+    x = torch.Tensor(0x1000, (37, 1001), torch.uint8)
+    r = warpkit.cumsum(x, axis=-1, exclusive=True)
+    conv = converted(torch, x, "int64")
+    assert call(stub)[:3] == ("wk_segmented_exclusive_scan", D.I64, D.SUM) and stub.last.in_ == conv.data_ptr()
+    assert r.dtype is torch.int64 and r.shape == (37, 1001) and stub.last.out == r.data_ptr()
+
+
 def test_cumsum_along_the_last_axis_converts_other_pairs(stub, torch):
     """A pair C does not widen (int32 into float64): x converted, then scanned."""
     x = torch.Tensor(0x1000, (37, 1001), torch.int32)

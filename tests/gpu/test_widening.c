@@ -427,30 +427,42 @@ static void test_segmented_to(uint64_t seed)
     WK_FREE_DEVICE(d_in, d_out, d_begin, d_end);
 }
 
+/* Where a segmented scan's arrays lie: the input `in_off` elements and the
+ * output `out_off` elements past 256-byte boundaries. */
+typedef struct scan_place {
+    size_t in_off, out_off;
+    int exclusive;
+    int64_t init;
+} scan_place;
+
 /* wk_segmented_inclusive_scan_to / _exclusive_scan_to over one layout:
  * every position of every segment against the exact prefix sum of its
  * segment alone (from init for the exclusive scan), every other output
- * byte still poisoned. Segments must not overlap (offsets sorted). */
+ * byte (before, between and after the segments) still poisoned. Segments
+ * must not overlap (offsets sorted). */
 static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_dtype out, const wk_segments *sg,
-                                 const int64_t *h_begin, const int64_t *h_end, int exclusive, int64_t init_i,
-                                 unsigned char *d_in, unsigned char *d_out, unsigned char *h_got,
-                                 unsigned char *covered, const char *layout)
+                                 const int64_t *h_begin, const int64_t *h_end, scan_place at, unsigned char *d_in,
+                                 unsigned char *d_out, unsigned char *h_got, unsigned char *covered,
+                                 const char *layout)
 {
-    const size_t elem = wk_dtype_size(in), oe = wk_dtype_size(out), bytes = extent * oe;
-    CHECK_CUDA(cudaMemcpy(d_in, h, extent * elem, cudaMemcpyHostToDevice));
-    wk_poison_device(d_out, bytes + 64);
+    const size_t elem = wk_dtype_size(in), oe = wk_dtype_size(out);
+    const size_t span = (at.out_off + extent) * oe + 64; /* bytes of d_out checked */
+    unsigned char *in_base = d_in + at.in_off * elem, *out_base = d_out + at.out_off * oe;
+    CHECK_CUDA(cudaMemcpy(in_base, h, extent * elem, cudaMemcpyHostToDevice));
+    wk_poison_device(d_out, span);
     wk_value init;
     memset(&init, 0, sizeof init);
     if (out == WK_F32)
-        init.f32 = (float)init_i;
+        init.f32 = (float)at.init;
     else if (out == WK_F64)
-        init.f64 = (double)init_i;
+        init.f64 = (double)at.init;
     else
-        init.i64 = init_i; /* the low bytes are the i32 / u32 member */
-    wk_status st = exclusive ? wk_segmented_exclusive_scan_to(ctx, d_in, d_out, sg, in, out, init, stream)
-                             : wk_segmented_inclusive_scan_to(ctx, d_in, d_out, sg, in, out, stream);
+        init.i64 = at.init; /* the low bytes are the i32 / u32 member */
+    wk_status st = at.exclusive ? wk_segmented_exclusive_scan_to(ctx, in_base, out_base, sg, in, out, init, stream)
+                                : wk_segmented_inclusive_scan_to(ctx, in_base, out_base, sg, in, out, stream);
     CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaMemcpy(h_got, d_out, bytes + 64, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(h_got, d_out, span, cudaMemcpyDeviceToHost));
+    const unsigned char *got_base = h_got + at.out_off * oe;
     memset(covered, 0, extent);
     size_t bad = 0, first_bad = SIZE_MAX, bad_seg = 0;
     for (size_t i = 0; i < sg->count; ++i) {
@@ -463,11 +475,11 @@ static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_d
             first = i * (sg->stride ? sg->stride : sg->size);
             len = sg->size;
         }
-        long double f = exclusive ? (long double)init_i : 0;
-        uint64_t isum = exclusive ? (uint64_t)init_i : 0;
+        long double f = at.exclusive ? (long double)at.init : 0;
+        uint64_t isum = at.exclusive ? (uint64_t)at.init : 0;
         for (size_t j = first; j < first + len; ++j) {
             covered[j] = 1;
-            if (!exclusive) {
+            if (!at.exclusive) {
                 if (wk_dtype_is_float(in))
                     f += float_at(h, j, in);
                 else
@@ -475,12 +487,12 @@ static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_d
             }
             const uint64_t want = out_bits(f, isum, in, out);
             uint64_t got = 0;
-            memcpy(&got, h_got + j * oe, oe);
+            memcpy(&got, got_base + j * oe, oe);
             if (got != want && bad++ == 0) {
                 first_bad = j;
                 bad_seg = i;
             }
-            if (exclusive) {
+            if (at.exclusive) {
                 if (wk_dtype_is_float(in))
                     f += float_at(h, j, in);
                 else
@@ -489,37 +501,45 @@ static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_d
         }
     }
     size_t touched = 0;
+    for (size_t b = 0; b < at.out_off * oe; ++b)
+        touched += h_got[b] != POISON;
     for (size_t j = 0; j < extent; ++j)
         if (!covered[j])
             for (size_t b = 0; b < oe; ++b)
-                touched += h_got[j * oe + b] != POISON;
-    for (size_t b = bytes; b < bytes + 64; ++b)
+                touched += got_base[j * oe + b] != POISON;
+    for (size_t b = (at.out_off + extent) * oe; b < span; ++b)
         touched += h_got[b] != POISON;
     wk_checkf(&tally, st == WK_SUCCESS && bad == 0 && touched == 0,
-              "segmented %s scan %s -> %s, %s: %zu segments, %zu wrong (first at %zu, segment %zu), %zu bytes "
-              "written outside the segments%s%s",
-              exclusive ? "exclusive" : "inclusive", wk_dtype_name(in), wk_dtype_name(out), layout, sg->count, bad,
-              first_bad == SIZE_MAX ? 0 : first_bad, bad_seg, touched, st == WK_SUCCESS ? "" : ": ",
-              st == WK_SUCCESS ? "" : wk_last_error_message());
+              "segmented %s scan %s -> %s, %s, in +%zu out +%zu: %zu segments, %zu wrong (first at %zu, segment "
+              "%zu), %zu bytes written outside the segments%s%s",
+              at.exclusive ? "exclusive" : "inclusive", wk_dtype_name(in), wk_dtype_name(out), layout, at.in_off,
+              at.out_off, sg->count, bad, first_bad == SIZE_MAX ? 0 : first_bad, bad_seg, touched,
+              st == WK_SUCCESS ? "" : ": ", st == WK_SUCCESS ? "" : wk_last_error_message());
 }
 
 /* Rows of every shape the planner picks (a thread, a warp, runs of rows
- * end to end, tiles), back to back and 3 apart, and sorted offsets with
- * gaps, empty and reversed segments and long ones cut into pieces. */
+ * end to end, tiles), each size back to back and 3 apart, and sorted
+ * offsets with gaps, empty and reversed segments and long ones cut into
+ * pieces; every layout inclusive and exclusive in turn, the input and the
+ * output on and off 16-byte boundaries (so that whole vectors' outputs
+ * take both the vector and the element stores). */
 static void test_segmented_scans_to(uint64_t seed)
 {
     const size_t extent = (1u << 20) + 29, count_max = 8192;
     void *h = malloc(extent * 4);
-    unsigned char *h_got = malloc(extent * 8 + 64), *covered = malloc(extent);
+    unsigned char *h_got = malloc(extent * 8 + 256), *covered = malloc(extent);
     int64_t *h_begin = malloc(count_max * sizeof(int64_t)), *h_end = malloc(count_max * sizeof(int64_t));
     unsigned char *d_in, *d_out;
     int64_t *d_begin, *d_end;
-    CHECK_CUDA(cudaMalloc((void **)&d_in, extent * 4));
-    CHECK_CUDA(cudaMalloc((void **)&d_out, extent * 8 + 64));
+    CHECK_CUDA(cudaMalloc((void **)&d_in, extent * 4 + 64));
+    CHECK_CUDA(cudaMalloc((void **)&d_out, extent * 8 + 256));
     CHECK_CUDA(cudaMalloc((void **)&d_begin, count_max * sizeof(int64_t)));
     CHECK_CUDA(cudaMalloc((void **)&d_end, count_max * sizeof(int64_t)));
     static const size_t row_sizes[] = {1, 5, 16, 100, 1000, 9000, 300000};
-    unsigned variant = (unsigned)(seed % 7);
+    /* Offsets in elements, taken in turn: every pairing of the two, each
+     * with both forms, over 32 layouts. */
+    static const size_t in_offs[] = {0, 1, 0, 3}, out_offs[] = {0, 0, 1, 3};
+    unsigned turn = (unsigned)(seed % 4);
     for (size_t k = 0; k < sizeof inputs / sizeof inputs[0]; ++k) {
         const wk_dtype in = inputs[k];
         wk_dtype outs[4];
@@ -527,12 +547,15 @@ static void test_segmented_scans_to(uint64_t seed)
         for (int o = 0; o < n_outs; ++o) {
             const uint64_t s = seed ^ (k * 131 + (size_t)o + 5) * 0x9e3779b97f4a7c15ull;
             fill(h, extent, in, s, o == n_outs - 1);
-            for (size_t r = 0; r < sizeof row_sizes / sizeof row_sizes[0]; ++r, ++variant) {
-                const size_t size = row_sizes[r], stride = variant % 2 ? size + 3 : size;
-                const int64_t init_i = (int64_t)(wk_rand64(s, r) % 201) - 100;
-                wk_segments sg = {(extent - size) / stride + 1, size, stride, NULL, NULL};
-                check_segmented_scan(h, extent, in, outs[o], &sg, NULL, NULL, (int)(variant / 2 % 2), init_i, d_in,
-                                     d_out, h_got, covered, stride == size ? "rows" : "rows apart");
+            for (size_t r = 0; r < sizeof row_sizes / sizeof row_sizes[0]; ++r) {
+                for (int apart = 0; apart < 2; ++apart, ++turn) {
+                    const size_t size = row_sizes[r], stride = apart ? size + 3 : size;
+                    const scan_place at = {in_offs[turn % 4], out_offs[(turn / 4) % 4], (int)((turn ^ (turn >> 2) ^ (turn >> 4)) & 1),
+                                           (int64_t)(wk_rand64(s, r * 2 + apart) % 201) - 100};
+                    wk_segments sg = {(extent - size) / stride + 1, size, stride, NULL, NULL};
+                    check_segmented_scan(h, extent, in, outs[o], &sg, NULL, NULL, at, d_in, d_out, h_got, covered,
+                                         apart ? "rows apart" : "rows");
+                }
             }
             /* Sorted offsets: lengths mostly under 600, one in 64 up to
              * 200000; gaps of 0 to 3; one in 16 reversed (empty). */
@@ -549,9 +572,12 @@ static void test_segmented_scans_to(uint64_t seed)
             CHECK_CUDA(cudaMemcpy(d_begin, h_begin, count * sizeof(int64_t), cudaMemcpyHostToDevice));
             CHECK_CUDA(cudaMemcpy(d_end, h_end, count * sizeof(int64_t), cudaMemcpyHostToDevice));
             wk_segments sg = {count, extent, 0, d_begin, d_end};
-            const int64_t init_i = (int64_t)(wk_rand64(s, 77) % 201) - 100;
-            check_segmented_scan(h, extent, in, outs[o], &sg, h_begin, h_end, (int)(variant++ % 2), init_i, d_in,
-                                 d_out, h_got, covered, "offsets");
+            for (int exclusive = 0; exclusive < 2; ++exclusive, ++turn) {
+                const scan_place at = {in_offs[turn % 4], out_offs[(turn / 4) % 4], exclusive,
+                                       (int64_t)(wk_rand64(s, 77 + exclusive) % 201) - 100};
+                check_segmented_scan(h, extent, in, outs[o], &sg, h_begin, h_end, at, d_in, d_out, h_got, covered,
+                                     "offsets");
+            }
         }
     }
     free(h);
