@@ -92,40 +92,13 @@ template <class S> inline cudaError_t launch_reduce_op(const wk_seg_launch *l)
     });
 }
 
-template <class S, class Op, bool Exclusive> inline cudaError_t launch_scan_shape(const wk_seg_launch *l)
+/* The plan's shape of the scan; C is what is carried (scan/carried_value.cuh),
+ * for a sum kept and written as a wider dtype widened_sum
+ * (wk_segmented_inclusive_scan_to). */
+template <class S, class Op, bool Exclusive, class C = scan::carried<S, Op>>
+inline cudaError_t launch_scan_shape(const wk_seg_launch *l)
 {
-    const S *in = static_cast<const S *>(l->in);
-    S *out = static_cast<S *>(l->out);
-    const bool pdl = l->overlap_launch != 0;
-    const unsigned grid = l->plan.grid, block = WK_SEG_THREADS;
-    if (l->plan.shape == WK_SEG_OFFSETS) {
-        const unsigned long long batches = (l->count + 31) / 32;
-        const unsigned long long warps = (unsigned long long)grid * (block / 32);
-        const unsigned long long per = batches / (warps * 8);
-        scan_offsets_args a = {l->count, (long long)l->size, reinterpret_cast<const long long *>(l->begin),
-                               reinterpret_cast<const long long *>(l->end), l->init, l->board,
-                               wk_seg_offsets_cut(l->size, sizeof(S), 1), per > 0 ? per : 1};
-        return launch_chained(offsets_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
-    }
-    const scan_rows_args a = {l->count, l->size, l->stride, l->init};
-    switch (l->plan.shape) {
-    case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
-    case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, a);
-    case WK_SEG_TILES: return launch_row_tiles<S, Op>(l, Exclusive);
-    case WK_SEG_JOINED: {
-        const joined_rows_args j = {l->count, l->size, l->plan.pieces, l->init};
-        return launch_chained(joined_rows_scan_kernel<S, Op, Exclusive>, grid, block, 0, l->stream, pdl, in, out, j);
-    }
-    default: break;
-    }
-    return cudaErrorInvalidValue;
-}
-
-/* The sum scan of S kept and written as Out (wk_segmented_inclusive_scan_to):
- * the plan's shape with widened_sum carried (scan/carried_value.cuh). */
-template <class S, class Out, bool Exclusive> inline cudaError_t launch_widening_scan_shape(const wk_seg_launch *l)
-{
-    using C = scan::widened_sum<S, Out>;
+    using Out = typename C::out;
     const S *in = static_cast<const S *>(l->in);
     Out *out = static_cast<Out *>(l->out);
     const bool pdl = l->overlap_launch != 0;
@@ -137,25 +110,32 @@ template <class S, class Out, bool Exclusive> inline cudaError_t launch_widening
         scan_offsets_args a = {l->count, (long long)l->size, reinterpret_cast<const long long *>(l->begin),
                                reinterpret_cast<const long long *>(l->end), l->init, l->board,
                                wk_seg_offsets_cut(l->size, sizeof(S), 1), per > 0 ? per : 1};
-        return launch_chained(offsets_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+        return launch_chained(offsets_scan_kernel<S, Op, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
     }
     const scan_rows_args a = {l->count, l->size, l->stride, l->init};
     switch (l->plan.shape) {
-    case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
-    case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
-    case WK_SEG_TILES: return launch_widening_row_tiles<S, Out>(l, Exclusive);
+    case WK_SEG_TINY: return launch_chained(tiny_scan_kernel<S, Op, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_GROUP: return launch_chained(warp_scan_kernel<S, Op, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, a);
+    case WK_SEG_TILES:
+        if constexpr (std::is_same<Out, S>::value)
+            return launch_row_tiles<S, Op>(l, Exclusive);
+        else
+            return launch_widening_row_tiles<S, Out>(l, Exclusive);
     case WK_SEG_JOINED: {
         const joined_rows_args j = {l->count, l->size, l->plan.pieces, l->init};
-        return launch_chained(joined_rows_scan_kernel<S, sum, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, j);
+        return launch_chained(joined_rows_scan_kernel<S, Op, Exclusive, C>, grid, block, 0, l->stream, pdl, in, out, j);
     }
     default: break;
     }
     return cudaErrorInvalidValue;
 }
 
+/* The sum scan of S kept and written as Out, exclusive (l->scan == 2) or
+ * inclusive. */
 template <class S, class Out> inline cudaError_t launch_widening_scan(const wk_seg_launch *l)
 {
-    return l->scan == 2 ? launch_widening_scan_shape<S, Out, true>(l) : launch_widening_scan_shape<S, Out, false>(l);
+    using C = scan::widened_sum<S, Out>;
+    return l->scan == 2 ? launch_scan_shape<S, sum, true, C>(l) : launch_scan_shape<S, sum, false, C>(l);
 }
 
 /* The scan of an op (common/operators.cuh), exclusive (l->scan == 2) or
