@@ -341,6 +341,21 @@ static void test_scans(uint64_t seed, wk_test_level level)
     WK_FREE_DEVICE(d_in, d_out);
 }
 
+/* Segment i's first element and length: a row, or the host copy of the
+ * offsets clamped into [0, extent) as the library clamps them. */
+static void segment_of(const wk_segments *sg, const int64_t *h_begin, const int64_t *h_end, size_t extent, size_t i,
+                       size_t *first, size_t *len)
+{
+    if (h_begin) {
+        int64_t b = h_begin[i] < 0 ? 0 : h_begin[i], e = h_end[i] > (int64_t)extent ? (int64_t)extent : h_end[i];
+        *first = (size_t)b;
+        *len = e > b ? (size_t)(e - b) : 0;
+    } else {
+        *first = i * (sg->stride ? sg->stride : sg->size);
+        *len = sg->size;
+    }
+}
+
 /* wk_segmented_reduce_to over rows (back to back and apart) and offsets,
  * every segment's sum against expected_sum of that segment alone. */
 static void check_segments(const void *h, size_t extent, wk_dtype in, wk_dtype out, const wk_segments *sg,
@@ -357,14 +372,7 @@ static void check_segments(const void *h, size_t extent, wk_dtype in, wk_dtype o
     size_t bad = 0, first_bad = 0;
     for (size_t i = 0; i < sg->count; ++i) {
         size_t first, len;
-        if (h_begin) {
-            int64_t b = h_begin[i] < 0 ? 0 : h_begin[i], e = h_end[i] > (int64_t)extent ? (int64_t)extent : h_end[i];
-            first = (size_t)b;
-            len = e > b ? (size_t)(e - b) : 0;
-        } else {
-            first = i * (sg->stride ? sg->stride : sg->size);
-            len = sg->size;
-        }
+        segment_of(sg, h_begin, h_end, extent, i, &first, &len);
         unsigned char want[8];
         expected_sum((const char *)h + first * elem, len, in, out, want);
         if (memcmp(want, h_got + i * oe, oe) != 0 && bad++ == 0)
@@ -467,14 +475,7 @@ static void check_segmented_scan(const void *h, size_t extent, wk_dtype in, wk_d
     size_t bad = 0, first_bad = SIZE_MAX, bad_seg = 0;
     for (size_t i = 0; i < sg->count; ++i) {
         size_t first, len;
-        if (h_begin) {
-            int64_t b = h_begin[i] < 0 ? 0 : h_begin[i], e = h_end[i] > (int64_t)extent ? (int64_t)extent : h_end[i];
-            first = (size_t)b;
-            len = e > b ? (size_t)(e - b) : 0;
-        } else {
-            first = i * (sg->stride ? sg->stride : sg->size);
-            len = sg->size;
-        }
+        segment_of(sg, h_begin, h_end, extent, i, &first, &len);
         long double f = at.exclusive ? (long double)at.init : 0;
         uint64_t isum = at.exclusive ? (uint64_t)at.init : 0;
         for (size_t j = first; j < first + len; ++j) {
