@@ -276,6 +276,48 @@ def test_row_sums_declare_the_dtype_they_make(wk, rng):
         wkd.sum(da.ones((4, 10), dtype=np.int32, chunks=(2, 10)), axis=-1, reproducible=True)
 
 
+def _own_tasks(a):
+    """The tasks of a's own layer (its graph less its inputs')."""
+    return dict(a.__dask_graph__().layers[a.name])
+
+
+@pytest.mark.parametrize("chunks,split_every,levels", [(16, None, [16, 1]), (64, None, [64, 1]),
+                                                       (100, None, [100, 2, 1]), (16, 4, [16, 4, 1]),
+                                                       (16, {0: 3}, [16, 6, 2, 1]), (1, None, [1, 1])])
+def test_reductions_gather_many_results_a_task(wk, rng, chunks, split_every, levels):
+    """One aggregate over up to 64 chunk results (split_every's default),
+    a tree of groups of split_every past that."""
+    x = quarters(rng, chunks * 3, "float64")
+    d = da.from_array(x, chunks=3)
+    for s in (wkd.sum(d, split_every=split_every), wkd.sum(d, reproducible=True, split_every=split_every),
+              wkd.max(d, split_every=split_every)):
+        tasks = _own_tasks(s)
+        assert len(tasks) == sum(levels), (len(tasks), levels)
+        assert s.compute(scheduler="sync") == (x.max() if "max" in s.name else x.sum())
+
+
+
+@pytest.mark.parametrize("bad", [1, 0, -2, 2.5, True, "4"])
+def test_split_every_is_checked(wk, bad):
+    d = da.ones(10, chunks=3)
+    for call in (lambda: wkd.sum(d, split_every=bad), lambda: wkd.sum(d, reproducible=True, split_every=bad),
+                 lambda: wkd.min(d, split_every=bad)):
+        with pytest.raises(ValueError, match="split_every"):
+            call()
+    assert wk.calls == []
+
+
+def test_a_chained_scan_is_two_tasks_a_chunk(wk, rng):
+    """Each chunk's scan and the one-element carry the next chunk waits for
+    (none after the last)."""
+    x = rng.integers(-9, 9, 50)
+    for blocks in (1, 2, 7):
+        d = da.from_array(x, chunks=-(-50 // blocks))
+        y = wkd.cumsum(d)
+        assert len(_own_tasks(y)) == 2 * d.numblocks[0] - 1
+        np.testing.assert_array_equal(y.compute(scheduler="threads"), np.cumsum(x))
+
+
 def test_nonzero_of_unknown_chunks_asks_for_their_sizes(wk, rng):
     x = da.from_array(rng.random(100), chunks=10)
     kept = wkd.select(x, ">", 0.5)

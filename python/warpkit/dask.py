@@ -9,8 +9,9 @@ tensors where Dask carries them).
 Every function builds a graph and computes nothing until asked, as Dask's
 own do.  Each chunk is one warpkit call on its device:
 
-- sum: each chunk's sum, combined in a tree (``split_every``), in the
-  chunks' dtype rules; ``reproducible=True`` (floats): each chunk's exact
+- sum: each chunk's sum, then one task of up to ``split_every`` of those
+  (64 unless set; a tree of such tasks past that), in the chunks' dtype
+  rules; ``reproducible=True`` (floats): each chunk's exact
   64-byte partial (warpkit.repro_partial), gathered through the tree and
   rounded once at the end (warpkit.repro_finalize): the same bits for any
   chunking, tree or number of workers, and the same as
@@ -29,7 +30,7 @@ holds whole rows.  Needs ``dask[array]`` (``pip install ./python[dask]``),
 imported only by this module.
 """
 
-import operator
+import numbers
 import sys
 from functools import partial
 
@@ -63,16 +64,6 @@ def _check_axis(axis, x, what):
     raise ValueError("%s: axis must be None or -1 (the last axis), not %r" % (what, axis))
 
 
-def _parts(tree):
-    """The leaves of the nested lists a reduction hands its combine step."""
-    if isinstance(tree, (list, tuple)):
-        out = []
-        for t in tree:
-            out.extend(_parts(t))
-        return out
-    return [tree]
-
-
 def _concat(arrays):
     """Arrays joined end to end by their own library (torch.cat, or the
     concatenate of CuPy's or NumPy's namespace)."""
@@ -82,42 +73,36 @@ def _concat(arrays):
 
 
 # ---------------------------------------------------------------- reductions
-def _reduce_chunk(fn, block, axis=None, keepdims=None, computing_meta=False, **kwargs):
-    if computing_meta:
-        return block
-    return {"values": fn(block).reshape(1)}
+# A chunk's result is one value or one 64-byte partial, so one task can take
+# many: with split_every unset, a reduction gathers up to this many results
+# a task, which makes one level for up to 64 chunks (Dask's own default of 4
+# is for results as large as a chunk).
+FAN_IN = 64
 
 
-def _reduce_combine(fn, parts, axis=None, keepdims=None, computing_meta=False, **kwargs):
-    if computing_meta:
-        return parts
-    values = _concat([p["values"] for p in _parts(parts)])
-    return {"values": fn(values).reshape(1)}
+def _chunk_value(fn, block):
+    return fn(block).reshape(1)
 
 
-def _reduce_aggregate(fn, parts, axis=None, keepdims=None, computing_meta=False, **kwargs):
-    if computing_meta:
-        return parts
-    return fn(_concat([p["values"] for p in _parts(parts)]))
+def _combine_values(fn, parts):
+    return fn(_concat(parts)).reshape(1)
 
 
-def _repro_chunk(block, axis=None, keepdims=None, computing_meta=False, **kwargs):
-    if computing_meta:
-        return block
-    return {"partials": _wk.repro_partial(block)}
+def _aggregate_values(fn, parts):
+    return fn(_concat(parts))
 
 
-def _repro_combine(parts, axis=None, keepdims=None, computing_meta=False, **kwargs):
+def _chunk_partial(block):
+    return _wk.repro_partial(block)
+
+
+def _gather_partials(parts):
     """Partials gathered, not added: their sum is rounded once, at the end."""
-    if computing_meta:
-        return parts
-    return {"partials": _concat([p["partials"] for p in _parts(parts)])}
+    return _concat(parts)
 
 
-def _repro_aggregate(parts, dtype=None, axis=None, keepdims=None, computing_meta=False, **kwargs):
-    if computing_meta:
-        return parts
-    return _wk.repro_finalize(_repro_combine(parts)["partials"], dtype)
+def _finalize_partials(dtype, parts):
+    return _wk.repro_finalize(_concat(parts), dtype)
 
 
 def _meta(x, ndim, dtype):
@@ -126,9 +111,43 @@ def _meta(x, ndim, dtype):
     return meta_from_array(x._meta, ndim=ndim, dtype=dtype)
 
 
-def _tree(x, chunk, combine, aggregate, dtype, split_every):
-    return da.reduction(x, chunk, aggregate, combine=combine, axis=None, keepdims=False, dtype=dtype,
-                        split_every=split_every, concatenate=False, meta=_meta(x, 0, dtype))
+def _fan_in(split_every, what):
+    if isinstance(split_every, dict):  # Dask's form, by axis: the flat input has axis 0 only
+        split_every = split_every.get(0)
+    if split_every is None:
+        return FAN_IN
+    if isinstance(split_every, bool) or not isinstance(split_every, numbers.Integral) or split_every < 2:
+        raise ValueError("%s: split_every must be an integer of at least 2, not %r" % (what, split_every))
+    return int(split_every)
+
+
+def _tree(x, what, chunk, combine, aggregate, dtype, split_every, tag=""):
+    """A 0-d Dask array: chunk(block) for each chunk, then combine(list of
+    results) on groups of split_every until that many are left, then
+    aggregate(list).  Keys are named from x's name (a token of its graph),
+    the call and its arguments, so that building hashes no functions."""
+    x = _flat(x)
+    fan = _fan_in(split_every, what)
+    name = "%s%s-%d-%s" % (what.replace(".", "-"), tag, fan, x.name)
+    layer = {}
+    level = [(name + "-chunk", i) for i in range(x.numblocks[0])]
+    for i, key in enumerate(level):
+        layer[key] = (chunk, (x.name, i))
+    depth = 0
+    while len(level) > fan:
+        depth += 1
+        groups = [level[j:j + fan] for j in range(0, len(level), fan)]
+        level = [("%s-combine%d" % (name, depth), j) for j in range(len(groups))]
+        for key, group in zip(level, groups):
+            layer[key] = (combine, group)
+    layer[(name,)] = (aggregate, level)
+    graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    return da.Array(graph, name, chunks=(), dtype=dtype, meta=_meta(x, 0, dtype))
+
+
+def _values_tree(x, fn, what, dtype, split_every):
+    return _tree(x, what, partial(_chunk_value, fn), partial(_combine_values, fn), partial(_aggregate_values, fn),
+                 dtype, split_every)
 
 
 def _rowwise(x, fn, dtype):
@@ -142,7 +161,8 @@ def sum(x, *, axis=None, reproducible=False, split_every=None):  # noqa: A001 (n
     axis=-1, one per row).  reproducible=True (float dtypes): the same bits
     for any chunking, split_every and number of workers, and the same as
     warpkit.sum(whole, reproducible=True).  Integer and bool sums follow the
-    chunks' dtype rules (int64 for bool and narrow integers)."""
+    chunks' dtype rules (int64 for bool and narrow integers).  split_every:
+    the most results one task combines (default FAN_IN)."""
     what = "warpkit.dask.sum"
     axis = _check_axis(axis, x, what)
     if reproducible and x.dtype.kind != "f":
@@ -150,21 +170,17 @@ def sum(x, *, axis=None, reproducible=False, split_every=None):  # noqa: A001 (n
     if axis is not None:
         return _rowwise(x, lambda b, axis: _wk.sum(b, axis=axis, reproducible=reproducible), _sum_dtype(x))
     if reproducible:
-        return _tree(_flat(x), _repro_chunk, _repro_combine, partial(_repro_aggregate, dtype=_dtype_name(x)),
-                     x.dtype, split_every)
-    dtype = _sum_dtype(x)
-    chunk = partial(_reduce_chunk, _wk.sum)
+        return _tree(x, what, _chunk_partial, _gather_partials, partial(_finalize_partials, _dtype_name(x)), x.dtype,
+                     split_every, tag="-repro")
     # the chunks' sums are of the wider dtype already: summing them keeps it
-    return _tree(_flat(x), chunk, partial(_reduce_combine, _wk.sum), partial(_reduce_aggregate, _wk.sum), dtype,
-                 split_every)
+    return _values_tree(x, _wk.sum, what, _sum_dtype(x), split_every)
 
 
 def _extreme(x, fn, what, axis, split_every):
     axis = _check_axis(axis, x, what)
     if axis is not None:
         return _rowwise(x, fn, x.dtype)
-    return _tree(_flat(x), partial(_reduce_chunk, fn), partial(_reduce_combine, fn), partial(_reduce_aggregate, fn),
-                 x.dtype, split_every)
+    return _values_tree(x, fn, what, x.dtype, split_every)
 
 
 def min(x, *, axis=None, split_every=None):  # noqa: A001
@@ -195,27 +211,34 @@ def _copy(a):
     return a.clone() if type(a).__module__.startswith("torch") else a.copy()
 
 
-def _scan_pair(fn, block, carry):
-    """(output, carry) of one chunk: its scan continued from the carry of
-    the chunks before it (None before the first); an empty chunk passes the
-    carry on.  The carry is a copy of one element, so that the next chunk's
-    task needs (and keeps alive) no more than that."""
-    y = fn(block.reshape(-1), prefix=carry)
-    return y, (_copy(y[-1:]) if y.shape[0] else carry)
+def _scan_chunk(fn, block, carry):
+    """One chunk's scan, continued from the carry of the chunks before it
+    (None before the first)."""
+    return fn(block.reshape(-1), prefix=carry)
+
+
+def _carry(y, carry):
+    """What the next chunk continues from: a copy of y's last element, so
+    that the next chunk's task needs (and keeps alive) no more than that; an
+    empty chunk passes the carry on."""
+    return _copy(y[-1:]) if y.shape[0] else carry
 
 
 def _chained_scan(x, fn, dtype, name):
-    """Chunk i's task waits for chunk i - 1's carry. The carry is read on the
-    device in the order of the chunks' stream (the array library's current
-    one, where both tasks run)."""
+    """Two tasks a chunk: its scan, which waits for the carry of the chunk
+    before it, and its carry. The carry is read on the device in the order
+    of the chunks' stream (the array library's current one, where both tasks
+    run)."""
     x = _flat(x)
-    token = "%s-%s" % (name, x.name)
-    pairs, carries, outs = "pair-" + token, "carry-" + token, token
+    outs = "warpkit-dask-%s-%s" % (name, x.name)
+    carries = "carry-" + outs
     layer = {}
-    for i in range(x.numblocks[0]):
-        layer[(pairs, i)] = (_scan_pair, fn, (x.name, i), (carries, i - 1) if i else None)
-        layer[(outs, i)] = (operator.getitem, (pairs, i), 0)
-        layer[(carries, i)] = (operator.getitem, (pairs, i), 1)
+    blocks = x.numblocks[0]
+    for i in range(blocks):
+        before = (carries, i - 1) if i else None
+        layer[(outs, i)] = (_scan_chunk, fn, (x.name, i), before)
+        if i + 1 < blocks:
+            layer[(carries, i)] = (_carry, (outs, i), before)
     graph = HighLevelGraph.from_collections(outs, layer, dependencies=[x])
     return da.Array(graph, outs, chunks=x.chunks, dtype=dtype, meta=_meta(x, 1, dtype))
 
