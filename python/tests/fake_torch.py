@@ -152,7 +152,13 @@ def make():
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda dev: state.current[dev])
 
     class ExternalStream:
+        """As PyTorch's: handle 0 gives a new pooled stream, not the legacy
+        default one (pytorch/pytorch#182960)."""
         def __init__(self, handle, device=None):
+            self.cuda_stream = handle if handle else 0xBAD0
+
+    class Wrapped:
+        def __init__(self, handle):
             self.cuda_stream = handle
 
     @contextlib.contextmanager
@@ -163,7 +169,9 @@ def make():
         finally:
             state.stream_ctx.pop()
 
-    torch.cuda = types.SimpleNamespace(ExternalStream=ExternalStream, stream=stream)
+    torch.cuda = types.SimpleNamespace(ExternalStream=ExternalStream, stream=stream,
+                                       get_stream_from_external=lambda handle, device=None: Wrapped(handle),
+                                       default_stream=lambda device=None: Wrapped(0))
     torch.Tensor = T
     torch._state = state
     return torch

@@ -138,6 +138,25 @@ def test_torch_explicit_stream_allocates_on_it(stub, torch):
     assert [s for _, s, _ in torch._state.allocs[-2:]] == [0xABC, 0xABC]
 
 
+@pytest.mark.parametrize("older", [False, True])
+def test_torch_work_on_the_default_stream_stays_on_it(stub, torch, older):
+    """The mask count_nonzero makes and a stream=0 call's outputs are on
+    stream 0 itself (torch.cuda.ExternalStream(0) would be another stream),
+    with PyTorch's get_stream_from_external or, older, its default_stream."""
+    if older:
+        del torch.cuda.get_stream_from_external
+    torch._state.current[0] = 0
+    warpkit.count_nonzero(torch.Tensor(0x1000, (9,), torch.int32))
+    assert [s for _, s, how in torch._state.allocs if how == "ne"] == [0]
+    assert not stub.last.stream  # ctypes reads a null pointer as None
+
+    class S:
+        cuda_stream = 0
+    warpkit.select(torch.Tensor(0x1000, (9,), torch.float32), ">", 0.5, stream=S())
+    assert not stub.last.stream  # ctypes reads a null pointer as None
+    assert [s for _, s, _ in torch._state.allocs[-2:]] == [0, 0]
+
+
 def test_torch_rejects(stub, torch):
     with pytest.raises(ValueError, match="warpkit.sum: x is a torch tensor on cpu; a CUDA tensor"):
         warpkit.sum(torch.Tensor(0x1000, (3,), torch.float32, device=-1))

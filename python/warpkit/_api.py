@@ -104,7 +104,7 @@ def _convert(x, dt, s, what):
     if torch is not None and isinstance(x, torch.Tensor):
         tdt = _arrays._torch_outlib().dtypes.get(dt)
         if tdt is not None:
-            with torch.cuda.stream(torch.cuda.ExternalStream(s, device=x.device)):
+            with torch.cuda.stream(_arrays.torch_stream(torch, s, x.device)):
                 return x.to(tdt)
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray) and dt != D.BF16:
@@ -493,7 +493,7 @@ def _nonzero_mask(x, dt, s, what):
     """x != 0 made by x's own library, on the call's stream s."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
-        with torch.cuda.stream(torch.cuda.ExternalStream(s, device=x.device)):
+        with torch.cuda.stream(_arrays.torch_stream(torch, s, x.device)):
             return x != 0
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(x, cupy.ndarray):

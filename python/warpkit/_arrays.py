@@ -165,7 +165,7 @@ class TorchLib:
         torch = self.torch
         # Allocate on the caller's stream, so the caching allocator ties the
         # block to the stream that writes it.
-        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=self.device(dev))):
+        with torch.cuda.stream(torch_stream(torch, stream, self.device(dev))):
             a = torch.empty(shape, dtype=tdt, device=self.device(dev))
         return a, a.data_ptr()
 
@@ -311,6 +311,20 @@ class JaxOutLib:
         return self.from_dlpack(_Ordered(_aligned(result, stream), stream, device))
 
 
+def torch_stream(torch, handle, device):
+    """The torch stream object of the CUDA stream `handle` on `device`, to
+    run PyTorch work on it.  torch.cuda.ExternalStream(0) is a new pooled
+    stream, not the legacy default one (pytorch/pytorch#182960), so the
+    handle goes through get_stream_from_external (PyTorch 2.7 and later) or,
+    for 0, default_stream."""
+    get = getattr(torch.cuda, "get_stream_from_external", None)
+    if get is not None:
+        return get(handle, device)
+    if handle == 0:
+        return torch.cuda.default_stream(device)
+    return torch.cuda.ExternalStream(handle, device=device)
+
+
 def _aligned(a, stream):
     """`a`, or a contiguous copy of it made on `stream` where it is a view JAX
     cannot take (XLA wants buffers 16-byte aligned and dense): the value and
@@ -319,7 +333,7 @@ def _aligned(a, stream):
         if a.data_ptr() % 16 == 0 and a.is_contiguous():
             return a
         torch = _torch_outlib().torch
-        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=a.device)):
+        with torch.cuda.stream(torch_stream(torch, stream, a.device)):
             return a.clone(memory_format=torch.contiguous_format)
     if a.data.ptr % 16 == 0 and a.flags.c_contiguous:
         return a
