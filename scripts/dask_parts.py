@@ -1,7 +1,7 @@
 """The parts of the Dask rows' wall time (python -m warpkit.bench --dask) on one GPU: the chunk work
 alone (the 16 chunks of 2^26 f32 back to back, no Dask), Dask's cost for graphs of the same shapes with
-no work in them, and whole computes under the threaded and the synchronous scheduler; and a second
-design of the sum's graph (a task a chunk and one aggregate, no tree).
+no work in them, and whole computes under the threaded and the synchronous scheduler; and the sum's
+earlier design beside the present one (da.reduction's tree of four-way steps).
 
 Usage: PYTHONPATH=python python3 scripts/dask_parts.py   (needs CuPy, dask[array] and the library)."""
 import statistics
@@ -10,7 +10,6 @@ import time
 import cupy
 import dask
 import dask.array as da
-from dask.highlevelgraph import HighLevelGraph
 
 import warpkit
 import warpkit.dask as wkd
@@ -63,20 +62,38 @@ row("dask, no work: reduction tree", med(lambda: da.reduction(x, noop, noop, com
 row("dask, no work: map_blocks", med(lambda: x.map_blocks(lambda b: b[:1], chunks=((1,) * x.numblocks[0],)).compute()))
 
 
-def flat_sum():
-    """Second design: one task per chunk, then one aggregate of all their sums."""
-    name = "flat-sum-" + dask.base.tokenize(x)
-    keys = [(x.name, i) for i in range(x.numblocks[0])]
-    layer = {(name + "-c", i): (lambda b: warpkit.sum(b).reshape(1), k) for i, k in enumerate(keys)}
-    layer[(name,)] = (lambda parts: warpkit.sum(cupy.concatenate(parts)), [(name + "-c", i) for i in range(len(keys))])
-    g = HighLevelGraph.from_collections(name, layer, dependencies=[x])
-    return da.Array(g, name, chunks=(), dtype=x.dtype, meta=meta)
+def tree_sum():
+    """The design before: da.reduction's tree (split_every 4), tokenized functions."""
+    def chunk(b, axis=None, keepdims=None, computing_meta=False, **kw):
+        return b if computing_meta else {"v": warpkit.sum(b).reshape(1)}
+
+    def comb(parts, axis=None, keepdims=None, computing_meta=False, **kw):
+        if computing_meta:
+            return parts
+        return {"v": warpkit.sum(cupy.concatenate([p["v"] for p in leaves(parts)])).reshape(1)}
+
+    def agg(parts, axis=None, keepdims=None, computing_meta=False, **kw):
+        if computing_meta:
+            return parts
+        return warpkit.sum(cupy.concatenate([p["v"] for p in leaves(parts)]))
+    return da.reduction(x, chunk, agg, combine=comb, axis=None, keepdims=False, dtype=x.dtype, concatenate=False,
+                        meta=meta)
+
+
+def leaves(t):
+    return [u for v in t for u in leaves(v)] if isinstance(t, (list, tuple)) else [t]
+
+
+row("dask, no work: warpkit.dask's graph", med(lambda: wkd._tree(x, "noop", lambda b: b[:1], lambda p: p[0],
+                                                                  lambda p: p[0][0], x.dtype, None).compute()))
+row("dask, no work: chained scan graph", med(lambda: wkd._chained_scan(x, lambda b, prefix=None: b[:1], x.dtype,
+                                                                        "noop").compute()))
 
 
 for sched in ("threads", "synchronous"):
     with dask.config.set(scheduler=sched):
         row("%s: warpkit.dask.sum" % sched, med(lambda: wkd.sum(x).compute()))
-        row("%s: flat graph of warpkit.sum" % sched, med(lambda: flat_sum().compute()))
+        row("%s: the tree before (da.reduction)" % sched, med(lambda: tree_sum().compute()))
         row("%s: x.sum()" % sched, med(lambda: x.sum().compute()))
         row("%s: warpkit.dask.cumsum" % sched, med(lambda: wkd.cumsum(x).compute()))
         row("%s: x.cumsum(axis=0)" % sched, med(lambda: x.cumsum(axis=0).compute()))
