@@ -10,6 +10,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 da = pytest.importorskip("dask.array", reason="warpkit.dask needs dask[array]")
+import dask  # noqa: E402
 
 import warpkit.dask as wkd  # noqa: E402
 
@@ -297,7 +298,22 @@ def test_reductions_gather_many_results_a_task(wk, rng, chunks, split_every, lev
 
 
 
-@pytest.mark.parametrize("bad", [1, 0, -2, 2.5, True, "4"])
+def test_split_every_follows_dask_conventions(wk, rng):
+    """0 means the default; Dask's setting is the default where set; a dict
+    by axis combines the product of its values a task over the flat input."""
+    x = quarters(rng, 48, "float64")
+    d = da.from_array(x, chunks=3)  # 16 chunks
+    assert len(_own_tasks(wkd.sum(d, split_every=0))) == 17
+    with dask.config.set(split_every=4):
+        assert len(_own_tasks(wkd.sum(d))) == 16 + 4 + 1
+        assert len(_own_tasks(wkd.sum(d, split_every=16))) == 17
+    d2 = da.from_array(x.reshape(4, 12), chunks=(2, 6))  # 4 chunks, 2 x 2
+    s = wkd.sum(d2, split_every={0: 2, 1: 1})
+    assert len(_own_tasks(s)) == 4 + 2 + 1
+    assert s.compute(scheduler="sync") == x.sum()
+
+
+@pytest.mark.parametrize("bad", [1, -2, 2.5, True, "4", {0: 1}])
 def test_split_every_is_checked(wk, bad):
     d = da.ones(10, chunks=3)
     for call in (lambda: wkd.sum(d, split_every=bad), lambda: wkd.sum(d, reproducible=True, split_every=bad),

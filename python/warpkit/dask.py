@@ -30,10 +30,12 @@ holds whole rows.  Needs ``dask[array]`` (``pip install ./python[dask]``),
 imported only by this module.
 """
 
+import math
 import numbers
 import sys
 from functools import partial
 
+import dask
 import dask.array as da
 from dask.array.utils import meta_from_array
 from dask.highlevelgraph import HighLevelGraph
@@ -112,10 +114,13 @@ def _meta(x, ndim, dtype):
 
 
 def _fan_in(split_every, what):
-    if isinstance(split_every, dict):  # Dask's form, by axis: the flat input has axis 0 only
-        split_every = split_every.get(0)
-    if split_every is None:
-        return FAN_IN
+    """The most results a task combines: split_every, else Dask's
+    `split_every` setting, else FAN_IN. Dask's forms: 0 or None for the
+    default, a dict of them by axis (the flat input takes their product)."""
+    if not split_every:
+        split_every = dask.config.get("split_every", None) or FAN_IN
+    if isinstance(split_every, dict):
+        split_every = math.prod(split_every.values()) if split_every else FAN_IN
     if isinstance(split_every, bool) or not isinstance(split_every, numbers.Integral) or split_every < 2:
         raise ValueError("%s: split_every must be an integer of at least 2, not %r" % (what, split_every))
     return int(split_every)
@@ -162,7 +167,8 @@ def sum(x, *, axis=None, reproducible=False, split_every=None):  # noqa: A001 (n
     for any chunking, split_every and number of workers, and the same as
     warpkit.sum(whole, reproducible=True).  Integer and bool sums follow the
     chunks' dtype rules (int64 for bool and narrow integers).  split_every:
-    the most results one task combines (default FAN_IN)."""
+    the most results one task combines (default: Dask's `split_every`
+    setting if set, else FAN_IN)."""
     what = "warpkit.dask.sum"
     axis = _check_axis(axis, x, what)
     if reproducible and x.dtype.kind != "f":
