@@ -1,7 +1,8 @@
 """The parts of the Dask rows' wall time (python -m warpkit.bench --dask) on one GPU: the chunk work
 alone (the 16 chunks of 2^26 f32 back to back, no Dask), Dask's cost for graphs of the same shapes with
 no work in them, and whole computes under the threaded and the synchronous scheduler; and the sum's
-earlier design beside the present one (da.reduction's tree of four-way steps).
+earlier designs beside the present one (da.reduction's tree of four-way steps; 7005e6d's chunk tasks of one
+input).
 
 Usage: PYTHONPATH=python python3 scripts/dask_parts.py   (needs CuPy, dask[array] and the library)."""
 import statistics
@@ -10,6 +11,7 @@ import time
 import cupy
 import dask
 import dask.array as da
+from dask.highlevelgraph import HighLevelGraph
 
 import warpkit
 import warpkit.dask as wkd
@@ -84,6 +86,17 @@ def leaves(t):
     return [u for v in t for u in leaves(v)] if isinstance(t, (list, tuple)) else [t]
 
 
+def one_input_sum(chunk=lambda b: warpkit.sum(b).reshape(1), aggregate=lambda p: warpkit.sum(cupy.concatenate(p))):
+    """The graph of 7005e6d: chunk tasks of one input each, which Dask fuses with the tasks making their
+    chunks (one level: 16 chunks)."""
+    name = "one-input-sum-" + x.name
+    layer = {(name + "-chunk", i): (chunk, (x.name, i)) for i in range(x.numblocks[0])}
+    layer[(name,)] = (aggregate, list(layer))
+    graph = HighLevelGraph.from_collections(name, layer, dependencies=[x])
+    return da.Array(graph, name, chunks=(), dtype=x.dtype, meta=meta)
+
+
+row("dask, no work: the graph of 7005e6d", med(lambda: one_input_sum(lambda b: b[:1], lambda p: p[0][0]).compute()))
 row("dask, no work: warpkit.dask's graph", med(lambda: wkd._tree(x, "noop", lambda b: b[:1], lambda p: p[0],
                                                                   lambda p: p[0][0], x.dtype, None).compute()))
 row("dask, no work: chained scan graph", med(lambda: wkd._chained_scan(x, lambda b, prefix=None: b[:1], x.dtype,
@@ -93,6 +106,7 @@ row("dask, no work: chained scan graph", med(lambda: wkd._chained_scan(x, lambda
 for sched in ("threads", "synchronous"):
     with dask.config.set(scheduler=sched):
         row("%s: warpkit.dask.sum" % sched, med(lambda: wkd.sum(x).compute()))
+        row("%s: the graph of 7005e6d" % sched, med(lambda: one_input_sum().compute()))
         row("%s: the tree before (da.reduction)" % sched, med(lambda: tree_sum().compute()))
         row("%s: x.sum()" % sched, med(lambda: x.sum().compute()))
         row("%s: warpkit.dask.cumsum" % sched, med(lambda: wkd.cumsum(x).compute()))

@@ -278,8 +278,9 @@ def test_row_sums_declare_the_dtype_they_make(wk, rng):
 
 
 def _own_tasks(a):
-    """The tasks of a's own layer (its graph less its inputs')."""
-    return dict(a.__dask_graph__().layers[a.name])
+    """The tasks of a's own layer (its graph less its inputs'), less a
+    reduction's key for its chunk function."""
+    return {k: v for k, v in a.__dask_graph__().layers[a.name].items() if not k[0].endswith("-fn")}
 
 
 @pytest.mark.parametrize("chunks,split_every,levels", [(16, None, [16, 1]), (64, None, [64, 1]),
@@ -311,6 +312,22 @@ def test_split_every_follows_dask_conventions(wk, rng):
     s = wkd.sum(d2, split_every={0: 2, 1: 1})
     assert len(_own_tasks(s)) == 4 + 2 + 1
     assert s.compute(scheduler="sync") == x.sum()
+
+
+def test_chunk_tasks_stay_apart_from_the_tasks_making_their_chunks(wk, rng):
+    """After Dask's optimization each chunk task still reads its chunk from
+    the input's own key: Dask has not fused the two into a small graph
+    (which it would order anew on every run)."""
+    x = quarters(rng, 48, "float32")
+    for d, values in ((da.from_array(x, chunks=3), x), (da.from_array(x, chunks=3) * 2, x * 2)):  # data, tasks
+        for s, want in ((wkd.sum(d), values.sum()), (wkd.sum(d, reproducible=True), values.sum()),
+                        (wkd.min(d), values.min())):
+            graph = dict(dask.optimize(s)[0].__dask_graph__())
+            chunk_keys = [k for k in graph if isinstance(k, tuple) and k[0] == s.name + "-chunk"]
+            assert len(chunk_keys) == d.numblocks[0]
+            for key in chunk_keys:
+                assert (d.name, key[1]) in graph[key].dependencies, graph[key]
+            assert s.compute(scheduler="threads") == want
 
 
 @pytest.mark.parametrize("bad", [1, -2, 2.5, True, "4", {0: 1}])

@@ -126,18 +126,28 @@ def _fan_in(split_every, what):
     return int(split_every)
 
 
+def _apply(fn, block):
+    return fn(block)
+
+
 def _tree(x, what, chunk, combine, aggregate, dtype, split_every, tag=""):
     """A 0-d Dask array: chunk(block) for each chunk, then combine(list of
     results) on groups of split_every until that many are left, then
     aggregate(list).  Keys are named from x's name (a token of its graph),
-    the call and its arguments, so that building hashes no functions."""
+    the call and its arguments, so that building hashes no functions.
+
+    The chunk function is a key of its own, so that each chunk task has two
+    inputs: Dask fuses a one-input task with the task that makes its input
+    and runs the pair as a small graph that it orders anew on every run,
+    which costs more than the pair run apart (docs/python.md)."""
     x = _flat(x)
     fan = _fan_in(split_every, what)
     name = "%s%s-%d-%s" % (what.replace(".", "-"), tag, fan, x.name)
-    layer = {}
+    fn_key = (name + "-fn",)
+    layer = {fn_key: chunk}
     level = [(name + "-chunk", i) for i in range(x.numblocks[0])]
     for i, key in enumerate(level):
-        layer[key] = (chunk, (x.name, i))
+        layer[key] = (_apply, fn_key, (x.name, i))
     depth = 0
     while len(level) > fan:
         depth += 1
