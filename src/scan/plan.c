@@ -7,7 +7,6 @@ const wk_tile_shape wk_scan_shapes[WK_SCAN_SHAPE_COUNT] = {
     [WK_SCAN_SHAPE_WIDE] = {WK_SCAN_WIDE_THREADS, WK_SCAN_WIDE_VECTORS, 0},
     [WK_SCAN_SHAPE_PIPELINED] = {WK_SCAN_PIPELINED_THREADS, WK_SCAN_PIPELINED_VECTORS, 1},
     [WK_SCAN_SHAPE_PIPELINED_WIDE] = {WK_SCAN_PIPELINED_WIDE_THREADS, WK_SCAN_PIPELINED_WIDE_VECTORS, 1},
-    [WK_SCAN_SHAPE_FINE] = {WK_SCAN_FINE_THREADS, WK_SCAN_FINE_VECTORS, 0},
 };
 
 wk_scan_shape wk_scan_shape_for(size_t n, size_t elem_size, int pipelined_ok)
@@ -32,7 +31,7 @@ int wk_plan_scan_for(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t ele
 wk_scan_shape wk_widening_scan_shape(size_t n, size_t elem_size, size_t out_size)
 {
     if (out_size != 0 && n < WK_SCAN_WIDENING_NARROW_BELOW_BYTES / out_size)
-        return elem_size == 1 ? WK_SCAN_SHAPE_FINE : WK_SCAN_SHAPE_NARROW;
+        return WK_SCAN_SHAPE_NARROW;
     return wk_scan_shape_for(n, elem_size, 0);
 }
 
@@ -49,9 +48,9 @@ int wk_plan_scan(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t elem_si
 }
 
 /* Variant 0: a device without the pipelined kernels; 1: with them; 2: a
- * widening scan into the narrowest output it has (the most fine or narrow
- * tiles: 4 bytes from 1- and 2-byte inputs, 8 from 4-byte ones; none from
- * 8-byte ones, which plan as variant 0). */
+ * widening scan into the narrowest output it has (the most narrow tiles:
+ * 4 bytes from 1- and 2-byte inputs, 8 from 4-byte ones; none from 8-byte
+ * ones, which plan as variant 0). */
 static int plan_variant(uintptr_t in_addr, size_t n, size_t elem_size, int variant, wk_tile_plan *plan)
 {
     if (variant == 2 && elem_size < 8)

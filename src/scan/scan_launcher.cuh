@@ -32,8 +32,7 @@ inline tile_shape<S> shape_for(bool exclusive)
 /* Launches the kernel of the plan's named shape (plan.h). A shape its
  * element size does not take gets cudaErrorInvalidValue: 2-byte elements
  * take the small tiles only, the narrow and wide tiles are for 8-byte
- * elements and the large ones for 4-byte elements; the fine tiles are the
- * widening scans' alone (widening.cuh). */
+ * elements and the large ones for 4-byte elements. */
 template <class S, class Op> inline cudaError_t launch_scanner(const wk_scan_launch *l)
 {
     static_assert(sizeof(typename carried<S, Op>::type) <= 8, "value slots are 8 bytes");

@@ -98,17 +98,11 @@ inline cudaError_t launch_widening_shape(const wk_scan_launch *l)
 }
 
 /* Launches the widening sum scan of the plan's shape (wk_widening_scan_shape):
- * for small outputs the fine tiles of 1-byte inputs and the narrow tiles of
- * the others, the small tiles for every input, the large ones for 4-byte
- * inputs. A shape the input's size does not take gets cudaErrorInvalidValue. */
+ * the narrow tiles for small outputs, the small ones for every input, the
+ * large ones for 4-byte inputs. */
 template <class S, class Out> inline cudaError_t launch_widening(const wk_scan_launch *l)
 {
     switch (l->plan.shape) {
-    case WK_SCAN_SHAPE_FINE:
-        if constexpr (sizeof(S) == 1)
-            return launch_widening_shape<S, Out, WK_SCAN_FINE_THREADS, WK_SCAN_FINE_VECTORS, WK_SCAN_FINE_MIN_BLOCKS>(
-                l);
-        return cudaErrorInvalidValue;
     case WK_SCAN_SHAPE_NARROW:
         return launch_widening_shape<S, Out, WK_SCAN_NARROW_THREADS, WK_SCAN_SMALL_VECTORS, WK_SCAN_NARROW_MIN_BLOCKS>(
             l);

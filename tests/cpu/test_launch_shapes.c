@@ -1,8 +1,7 @@
 /* CPU test of the scan and select launchers' guard: a plan of a named shape
  * that the dtype's kernels do not take (the pipelined shapes for 2-byte
  * elements, a chained shape of another element size, the partition's
- * shape in another mode, the fine tiles of the 1-byte widening scans for
- * any other scan, 32-bit counts' tiles for an input that needs
+ * shape in another mode, 32-bit counts' tiles for an input that needs
  * 64-bit counts, a shape number no planner has), an op the dtype lacks and
  * an unknown select mode get cudaErrorInvalidValue before anything reaches
  * the device. Plans of the library's planners are launched by the GPU
@@ -55,21 +54,6 @@ static cudaError_t scan(cudaError_t (*launcher)(const wk_scan_launch *), wk_tile
     return launcher(&l);
 }
 
-/* The same scan as a sum kept and stored as `out` (wk_inclusive_scan_to). */
-static cudaError_t widening_scan(cudaError_t (*launcher)(const wk_scan_launch *), wk_tile_plan plan, wk_dtype out)
-{
-    wk_scan_launch l;
-    memset(&l, 0, sizeof l);
-    l.in = (const void *)0x10000;
-    l.out = (void *)0x20000;
-    l.plan = plan;
-    l.op = WK_SUM;
-    l.widen = 1;
-    l.out_dtype = out;
-    l.grid = 1;
-    return launcher(&l);
-}
-
 static cudaError_t select_with(cudaError_t (*launcher)(const wk_select_launch *), wk_tile_plan plan,
                                wk_select_mode mode)
 {
@@ -109,7 +93,6 @@ static const refusal refusals[] = {
     {wk_scan_launch_i32, NULL, BIG / 4, 4, WK_SCAN_SHAPE_WIDE, WK_SUM, "scan i32, the 8-byte elements' chained shape"},
     {wk_scan_launch_u32, NULL, 1000, 4, WK_SCAN_SHAPE_NARROW, WK_SUM, "scan u32, the 8-byte elements' narrow shape"},
     {wk_scan_launch_f32, NULL, 1000, 4, WK_SCAN_SHAPE_SMALL, WK_XOR, "scan f32, a bitwise op"},
-    {wk_scan_launch_u8, NULL, 1000, 1, WK_SCAN_SHAPE_FINE, WK_SUM, "scan u8, the widening scans' fine shape"},
     {NULL, wk_select_launch_f16, BIG / 2, 2, WK_SELECT_SHAPE_PIPELINED, WK_SELECT_IF, "select f16, a pipelined plan"},
     {NULL, wk_select_launch_bf16, BIG / 2, 2, WK_SELECT_SHAPE_LARGE, WK_UNIQUE, "select bf16, 64 KiB chained tiles"},
     {NULL, wk_select_launch_f32, BIG / 4, 4, WK_SELECT_SHAPE_PIPELINED_PARTITION, WK_SELECT_IF,
@@ -141,19 +124,8 @@ static void check_refusals(void)
     }
 }
 
-/* Widening scans: the fine tiles are for 1-byte inputs, so a 2-byte input's
- * widening scan in them is refused, as is a shape number past the list. */
-static void check_fine_tiles(void)
-{
-    expect_refused(widening_scan(wk_scan_launch_u16, scan_shape(1000, 2, WK_SCAN_SHAPE_FINE), WK_U32),
-                   "widening scan u16 into u32, the 1-byte inputs' fine shape");
-    expect_refused(widening_scan(wk_scan_launch_u8, scan_shape(1000, 1, WK_SCAN_SHAPE_NARROW + 100), WK_U64),
-                   "widening scan u8 into u64, a shape number past the list");
-}
-
 int main(void)
 {
     check_refusals();
-    check_fine_tiles();
     return wk_tally_finish(&tally);
 }

@@ -20,13 +20,11 @@ extern "C" {
 typedef enum wk_scan_shape {
     WK_SCAN_SHAPE_SMALL = 0,       /* chained 512 x 4 (32 KiB tiles): below 16 MiB; 2-byte elements always   */
     WK_SCAN_SHAPE_NARROW,          /* chained 256 x 4, 2 blocks per SM: 8-byte elements below 1 MiB,
-                                      widening scans of wider inputs below 16 MiB of output                  */
+                                      widening scans below 16 MiB of output                                  */
     WK_SCAN_SHAPE_LARGE,           /* chained 512 x 8, 2 blocks per SM: 4-byte elements from 16 MiB, no sm_90 */
     WK_SCAN_SHAPE_WIDE,            /* chained 128 x 16, 4 blocks per SM: 8-byte elements, likewise           */
     WK_SCAN_SHAPE_PIPELINED,       /* pipelined 512 x 8 (64 KiB tiles): 16 MiB to 256 MiB on sm_90           */
     WK_SCAN_SHAPE_PIPELINED_WIDE,  /* pipelined 768 x 6 (72 KiB tiles): from 256 MiB on sm_90                */
-    WK_SCAN_SHAPE_FINE,            /* chained 128 x 2, 4 blocks per SM: widening scans of 1-byte inputs below
-                                      16 MiB of output                                                       */
     WK_SCAN_SHAPE_COUNT
 } wk_scan_shape;
 
@@ -53,12 +51,6 @@ extern const wk_tile_shape wk_scan_shapes[WK_SCAN_SHAPE_COUNT];
  * into i64): below 16 MiB of output it takes the narrow tiles too, which
  * spread the writes over more SMs. */
 #define WK_SCAN_WIDENING_NARROW_BELOW_BYTES ((size_t)16 << 20)
-/* 1-byte inputs there take finer tiles still (4 KiB of input, 32 KiB of
- * 8-byte outputs): two vectors a thread hold fewer registers than four,
- * and a mask of 2^16 spreads over 16 tiles instead of 4. */
-#define WK_SCAN_FINE_THREADS 128
-#define WK_SCAN_FINE_VECTORS 2
-#define WK_SCAN_FINE_MIN_BLOCKS 4
 
 /* Pipelined tiles (sm_90 and later; scan/pipelined_kernel.cuh): persistent
  * blocks, one per SM, keep three tiles in shared memory and look back in a
@@ -95,9 +87,8 @@ int wk_plan_scan_for(uintptr_t in_addr, uintptr_t out_addr, size_t n, size_t ele
                      wk_tile_plan *plan);
 
 /* The shape of a sum scan of n elements of elem_size bytes kept and written
- * in out_size bytes (wk_inclusive_scan_to): below
- * WK_SCAN_WIDENING_NARROW_BELOW_BYTES of output the fine tiles for 1-byte
- * inputs and the narrow ones for wider inputs, else the chained shape of
+ * in out_size bytes (wk_inclusive_scan_to): the narrow tiles below
+ * WK_SCAN_WIDENING_NARROW_BELOW_BYTES of output, else the chained shape of
  * the input's size (never a pipelined one); and its plan, as
  * wk_plan_scan_for's. */
 wk_scan_shape wk_widening_scan_shape(size_t n, size_t elem_size, size_t out_size);
