@@ -74,26 +74,6 @@ template <> struct carried<double, min> : ordered_f64<false> {};
 template <class S, class Out> struct widened_sum {
     using type = typename reduce::accumulator<Out, sum>::type;
     using out = Out;
-    /* Into a 64-bit sum, the scan of a tile of 1- or 2-byte inputs runs in
-     * 32 bits: a tile of at most 32 KiB of them (scan_kernel checks it)
-     * sums to under 2^31 in magnitude (2^14 values below 2^16). Its totals
-     * are widened once, where the tile meets its prefix; 64-bit adds are
-     * left to the look-back and the outputs. */
-    using local = typename std::conditional<(sizeof(S) <= 2 && sizeof(type) == 8), unsigned, type>::type;
-    static __device__ local enter_local(S x)
-    {
-        if constexpr (std::is_same<local, type>::value)
-            return enter(x);
-        else
-            return (local)(std::is_signed<S>::value ? (int)x : (int)(unsigned)x);
-    }
-    static __device__ type widen(local l)
-    {
-        if constexpr (std::is_same<local, type>::value)
-            return l;
-        else
-            return std::is_signed<S>::value ? (type)(long long)(int)l : (type)l;
-    }
     static __device__ type enter(S x) { return reduce::to_acc<type>(x); }
     static __device__ type enter_out(Out x) { return (type)x; } /* init, a carried prefix */
     static __device__ Out leave(type c) { return reduce::stored_result<Out, sum>(c); }

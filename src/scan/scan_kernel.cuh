@@ -9,8 +9,7 @@
  * covers 512 contiguous bytes. No shared-memory transpose is needed: within
  * a round the lanes' vectors are in sequence order, and the rounds follow
  * one another. The scan of a tile is then:
- *  - each lane folds each of its vectors into a total (in 32 bits for a
- *    widening sum of 1- and 2-byte inputs: carried_value.cuh);
+ *  - each lane folds each of its vectors into a total;
  *  - per round, a warp scan of the totals gives each lane the prefix of the
  *    lanes before it, and a running carry adds the rounds before;
  *  - the block scans its warp totals: the last is the tile's aggregate;
@@ -69,29 +68,6 @@ template <class T, class Op> __device__ inline T neutral(Op op)
         return op.template identity<T>();
 }
 
-/* What a tile's own scan carries: C::local where C has one (a widening
- * sum of narrow inputs: 32 bits), else C::type. */
-template <class C, class = void> struct tile_local {
-    using type = typename C::type;
-    template <class S> static __device__ type enter(S x) { return C::enter(x); }
-    static __device__ typename C::type widen(type v) { return v; }
-};
-template <class C> struct tile_local<C, std::void_t<typename C::local>> {
-    using type = typename C::local;
-    template <class S> static __device__ type enter(S x) { return C::enter_local(x); }
-    static __device__ typename C::type widen(type v) { return C::widen(v); }
-};
-
-/* Where a block's warp totals go: the array of its warp prefixes where both
- * have one type, else the array for the narrower totals. */
-template <class P, class Lo> __device__ inline Lo *warp_totals(P *prefixes, Lo *narrow)
-{
-    if constexpr (std::is_same<Lo, P>::value)
-        return prefixes;
-    else
-        return narrow;
-}
-
 /* Lane 0 gets the neutral value, lane i the value of lane i - 1. */
 template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op)
 {
@@ -100,13 +76,13 @@ template <class P, class Op> __device__ inline P shift_up_one(P inclusive, Op op
 }
 
 /* A vector's elements folded in order: its total. */
-template <class C, class S, class Op> __device__ inline typename tile_local<C>::type vector_total(const vec<S> &x, Op op)
+template <class C, class S, class Op> __device__ inline typename C::type vector_total(const vec<S> &x, Op op)
 {
-    using T = tile_local<C>;
-    typename T::type total = neutral<typename T::type>(op);
+    using P = typename C::type;
+    P total = neutral<P>(op);
 #pragma unroll
     for (int e = 0; e < vec<S>::size; ++e)
-        total = op(total, T::enter(x.e[e]));
+        total = op(total, C::enter(x.e[e]));
     return total;
 }
 
@@ -171,12 +147,7 @@ scan_kernel(Map io, wk_value init, const typename C::out *prefix, tile_slots slo
     using P = typename C::type;
     const Op op;
     __shared__ unsigned long long s_tile, s_stamp;
-    using T = tile_local<C>;
-    using Lo = typename T::type;
     __shared__ P s_warp[warps];
-    /* The warps' totals: s_warp itself, unless the tile's own scan is narrower. */
-    __shared__ Lo s_narrow[std::is_same<Lo, P>::value ? 1 : warps];
-    Lo *const s_total = warp_totals(s_warp, s_narrow);
     __shared__ P s_lookback[lookback_windows * 32];
 
     /* Programmatic dependent launch (sm_90+): wait for the previous kernel
@@ -197,25 +168,23 @@ scan_kernel(Map io, wk_value init, const typename C::out *prefix, tile_slots slo
 
     /* Per round: the prefix of the warp's earlier rounds combined with the
      * prefix of the lanes before this one. */
-    static_assert(std::is_same<Lo, P>::value || tile_vecs * 16 <= ((size_t)32 << 10),
-                  "a narrow tile's 32-bit sums hold 32 KiB of inputs at most");
-    Lo before[rounds];
-    Lo carry = neutral<Lo>(op);
+    P before[rounds];
+    P carry = neutral<P>(op);
 #pragma unroll
     for (int k = 0; k < rounds; ++k) {
-        Lo inclusive = warp_inclusive_scan(vector_total<C>(x[k], op), op);
+        P inclusive = warp_inclusive_scan(vector_total<C>(x[k], op), op);
         before[k] = op(carry, shift_up_one(inclusive, op));
         carry = op(carry, shfl(full_mask, inclusive, 31));
     }
     if (lane == 0)
-        s_total[warp] = carry;
+        s_warp[warp] = carry;
     __syncthreads();
 
     if (warp == 0) {
-        Lo warp_total = lane < warps ? s_total[lane] : neutral<Lo>(op);
-        Lo inclusive = warp_inclusive_scan(warp_total, op);
-        P aggregate = T::widen(shfl(full_mask, inclusive, warps - 1));
-        P warp_prefix = T::widen(shift_up_one(inclusive, op));
+        P warp_total = lane < warps ? s_warp[lane] : neutral<P>(op);
+        P inclusive = warp_inclusive_scan(warp_total, op);
+        P aggregate = shfl(full_mask, inclusive, warps - 1);
+        P warp_prefix = shift_up_one(inclusive, op);
         const status_of<P> ts = make_status<P>(slots, s_stamp);
         P tile_prefix;
         if (io.chain_start(tile)) {
@@ -242,8 +211,7 @@ scan_kernel(Map io, wk_value init, const typename C::out *prefix, tile_slots slo
     const auto &out = io.view(tile);
 #pragma unroll
     for (int k = 0; k < rounds; ++k)
-        out.store(out_first + lane_vec + 32 * k,
-                  vector_outputs<Exclusive, C>(x[k], op(warp_prefix, T::widen(before[k])), op));
+        out.store(out_first + lane_vec + 32 * k, vector_outputs<Exclusive, C>(x[k], op(warp_prefix, before[k]), op));
 }
 
 template <class S, class Map = tile_io<S>, class Out = S>
